@@ -1,0 +1,51 @@
+"""``python -m engine deal ...`` and ``python -m engine replay``: the engine's two commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from .deal import deal_json
+from .errors import EngineError
+from .replay import replay_lines
+from .settings import Settings
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Register ``deal`` and ``replay`` on a parser's subcommands (shared with ``spidertour``)."""
+    deal = sub.add_parser("deal", help="print the deal of a seed as one JSON object")
+    deal.add_argument("--variant", required=True, help="spider78, spider, huge_spider, black_widow, curds_and_whey")
+    deal.add_argument("--suits", type=int, required=True)
+    deal.add_argument("--seed", required=True)
+    deal.set_defaults(run=run_deal)
+    replay = sub.add_parser("replay", help="re-score games: JSON Lines on stdin, JSON Lines out (REPLAY.md)")
+    replay.set_defaults(run=run_replay)
+
+
+def run_deal(args: argparse.Namespace) -> int:
+    try:
+        out = deal_json(Settings(variant=args.variant, suits=args.suits), args.seed)
+    except EngineError as err:
+        print(f"error: {err.reason}", file=sys.stderr)
+        return 2
+    print(json.dumps(out, ensure_ascii=False))
+    return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    stdin = sys.stdin
+    if hasattr(stdin, "reconfigure"):
+        stdin.reconfigure(errors="replace")
+    for line in replay_lines(stdin):
+        sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.run(args))

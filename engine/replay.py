@@ -1,0 +1,61 @@
+"""The replay verifier of REPLAY.md: JSON Lines of games in, JSON Lines of steps out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from .errors import BadMoveError, EngineError, SettingsError
+from .game import Game
+from .moves import move_from_json
+from .settings import Settings, check_seed
+
+
+def _view(game: Game) -> dict[str, Any]:
+    return game.view()
+
+
+def replay_game(spec: Any) -> dict[str, Any]:
+    """Replay one game given as REPLAY.md's input object. Raises SettingsError if it is not a game."""
+    if not isinstance(spec, dict):
+        raise SettingsError("a game must be a JSON object")
+    for name in ("variant", "suits", "seed"):
+        if spec.get(name) is None:  # null would otherwise fall back to a default
+            raise SettingsError(f"a game needs {name!r}")
+    settings = Settings.from_json(spec)
+    game = Game(settings, check_seed(spec["seed"]))
+    moves = spec.get("moves", [])
+    if not isinstance(moves, list):
+        raise SettingsError("'moves' must be a list")
+    initial = _view(game)
+    steps = [_step(game, raw) for raw in moves]
+    return {"initial": initial, "steps": steps, "final_score": game.final_score}
+
+
+def _step(game: Game, raw: Any) -> dict[str, Any]:
+    try:
+        if isinstance(raw, dict) and raw.get("t") is not None:
+            game.tick(raw["t"])
+        game.play(move_from_json(raw))
+    except EngineError as err:
+        return {**_view(game), "ok": False, "error": err.reason, "code": err.code}
+    return {**_view(game), "ok": True}
+
+
+def replay_lines(lines: Iterable[str]) -> Iterator[str]:
+    """One output line per input line, in order; a line that is not a game gives {"error": ...}."""
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            spec = json.loads(line)
+            out = replay_game(spec)
+        except (ValueError, RecursionError):
+            out = {"error": "not valid JSON"}
+        except EngineError as err:
+            out = {"error": err.reason}
+        yield json.dumps(out, separators=(",", ":"))
+
+
+__all__ = ["BadMoveError", "replay_game", "replay_lines"]

@@ -1,0 +1,56 @@
+"""Many callers' small writes gathered into few round trips.
+
+Each caller awaits its own result; while a batch is on its way, new items wait for the next one,
+so batches grow with the load and cost nothing when it is light (a lone item goes at once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Batcher(Generic[T, R]):
+    def __init__(
+        self, run: Callable[[list[T]], Awaitable[list[R]]], max_batch: int = 500, concurrency: int = 2
+    ) -> None:
+        self.run = run
+        self.max_batch = max_batch
+        self.concurrency = concurrency
+        self.pending: list[tuple[T, asyncio.Future[R]]] = []
+        self.in_flight = 0
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def submit(self, item: T) -> R:
+        future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+        self.pending.append((item, future))
+        if self.in_flight < self.concurrency:
+            self.in_flight += 1
+            task = asyncio.create_task(self._drain())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        return await future
+
+    async def _drain(self) -> None:
+        try:
+            while self.pending:
+                batch = self.pending[: self.max_batch]
+                del self.pending[: self.max_batch]
+                try:
+                    results = await self.run([item for item, _ in batch])
+                except BaseException as err:  # every caller of the batch gets the error
+                    for _, future in batch:
+                        if not future.done():
+                            future.set_exception(err if isinstance(err, Exception) else RuntimeError(str(err)))
+                    if not isinstance(err, Exception):
+                        raise
+                    continue
+                for (_, future), result in zip(batch, results, strict=True):
+                    if not future.done():
+                        future.set_result(result)
+        finally:
+            self.in_flight -= 1

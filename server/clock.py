@@ -1,0 +1,68 @@
+"""The server's clock at work: games end at their deadlines, tournaments open, close and finish,
+and leaderboards missing from Redis are rebuilt from PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from redis.exceptions import RedisError
+
+from . import store
+from .leaderboard import row_of
+from .services import Services
+
+log = logging.getLogger("spidertour.clock")
+
+
+async def sweep_once(services: Services, seen: dict[int, str] | None = None) -> tuple[int, list[int]]:
+    """End overdue games and finish closed tournaments. Safe to run in any number of processes."""
+    timed_out = await store.time_out(services.db)
+    for record in timed_out:
+        await services.publish(record["tournament_id"], record["ordinal"], row_of(record))
+    finished = await store.finish_due(services.db)
+    for tid in finished:
+        services.hub.status_changed(tid, "finished")
+    if seen is not None:
+        await _status_changes(services, seen)
+    await _rebuild_missing(services)
+    return len(timed_out), finished
+
+
+async def _status_changes(services: Services, seen: dict[int, str]) -> None:
+    """Tell watchers when a tournament opens or starts closing (both follow from the clock)."""
+    rows = await services.db.fetch(
+        f"SELECT t.id, {store.STATUS_SQL} AS status FROM tournaments t "
+        "WHERE t.finished_at IS NULL OR t.finished_at > now() - interval '1 minute'"
+    )
+    for row in rows:
+        if seen.get(row["id"], row["status"]) != row["status"]:
+            services.hub.status_changed(row["id"], row["status"])
+        seen[row["id"]] = row["status"]
+
+
+async def _rebuild_missing(services: Services) -> None:
+    try:
+        active = await store.active_tournaments(services.db)
+        pipe = services.redis.pipeline(transaction=False)
+        for tid in active:
+            pipe.exists(services.board.key(tid, "built"))
+        built = await pipe.execute() if active else []
+        missing = {tid for tid, ok in zip(active, built, strict=True) if not ok} | (services.stale_boards & set(active))
+        services.stale_boards -= missing
+        for tid in missing:
+            await services.board.rebuild(services.db, tid)
+    except RedisError:
+        log.warning("Redis unavailable: leaderboards will be rebuilt when it returns")
+
+
+async def run_clock(services: Services) -> None:
+    seen: dict[int, str] = {}
+    while True:
+        try:
+            await sweep_once(services, seen)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("clock sweep failed; retrying", exc_info=True)
+        await asyncio.sleep(services.config.sweep_seconds)

@@ -1,0 +1,44 @@
+"""Server configuration, read once from the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    return default if raw in (None, "") else int(raw)
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    database_url: str | None = None  # None: start an embedded PostgreSQL
+    redis_url: str | None = None  # None: start an embedded Valkey
+    admin_token: str | None = None  # None: generate one and print it at start
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: str = ".data"
+    redis_prefix: str = "spidertour"  # every Redis key starts with this
+    max_message_bytes: int = 4096  # larger play/watch messages are refused with an error
+    rate_per_second: float = 30.0  # messages a second handled for one connection; faster ones wait
+    rate_burst: int = 60  # handled at once before the rate applies
+    flood_limit: int = 64  # messages waiting unanswered: past this the connection is cut off
+    sweep_seconds: float = 0.5  # how often deadlines and tournament closings are checked
+    pool_size: int = 10
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls) -> Config:
+        return cls(
+            database_url=os.environ.get("DATABASE_URL") or None,
+            redis_url=os.environ.get("REDIS_URL") or None,
+            admin_token=os.environ.get("ADMIN_TOKEN") or None,
+            host=os.environ.get("HOST", "127.0.0.1"),
+            port=_int("PORT", 8000),
+            data_dir=os.environ.get("SPIDERTOUR_DATA", ".data"),
+            redis_prefix=os.environ.get("REDIS_PREFIX", "spidertour"),
+            pool_size=_int("DB_POOL_SIZE", 10),
+            rate_per_second=float(os.environ.get("RATE_PER_SECOND", "30")),
+            rate_burst=_int("RATE_BURST", 60),
+        )

@@ -1,0 +1,257 @@
+"""Live updates between processes and to watchers.
+
+- Each process batches the rows its players changed and publishes them on Redis every tick
+  (``PREFIX:board``), with tournament status changes and takeovers (``PREFIX:takeover``).
+- Each process subscribes once and hands rows to its local ``Feed`` of that tournament.
+- A feed coalesces: at most ``FEED_HZ`` update messages a second go to its watchers, however many
+  players move. A watcher that cannot keep up keeps only what it has not yet been sent, merged,
+  so it never slows the feed, other watchers or players (drop-to-latest).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from .leaderboard import Leaderboard, Row
+
+log = logging.getLogger("spidertour.hub")
+
+PUBLISH_SECONDS = 0.1
+FEED_SECONDS = 0.25  # at most four updates a second to a watcher
+TOP = 20
+
+
+class BoardEvent(msgspec.Struct):
+    t: int  # tournament id
+    rows: list[Row] = []
+    status: str | None = None
+
+
+class Update(msgspec.Struct, tag="update", omit_defaults=True):
+    """Watch websocket: what changed since the last message."""
+
+    tournament_id: int
+    entrants: int
+    changed: list[Row]
+    top: list[Row]
+    status: str | None = None
+    at: float = 0.0  # server time (seconds since the epoch) the update was made
+
+
+_encoder = msgspec.json.Encoder()
+_event_decoder = msgspec.json.Decoder(BoardEvent)
+
+
+class Watcher:
+    """One watch connection's outbox: the feed puts, the connection's own task sends."""
+
+    def __init__(self) -> None:
+        self.pending: dict[int, Row] = {}
+        self.status: str | None = None
+        self.top: list[Row] = []
+        self.entrants = 0
+        self.fresh: bytes | None = None  # the feed's encoded update, when nothing else is pending
+        self.ready = asyncio.Event()
+
+    def offer(self, update: Update, encoded: bytes) -> None:
+        if not self.ready.is_set() and not self.pending:
+            self.fresh = encoded
+        else:
+            self.fresh = None
+        for row in update.changed:
+            self.pending[row.entry_id] = row
+        self.top = update.top
+        self.entrants = update.entrants
+        if update.status is not None:
+            self.status = update.status
+        self.ready.set()
+
+    def take(self, tournament_id: int) -> bytes:
+        """Everything not yet sent, as one message."""
+        self.ready.clear()
+        fresh, self.fresh = self.fresh, None
+        if fresh is not None:
+            self.pending.clear()
+            self.status = None
+            return fresh
+        update = Update(
+            tournament_id=tournament_id,
+            entrants=self.entrants,
+            changed=list(self.pending.values()),
+            top=self.top,
+            status=self.status,
+            at=time.time(),
+        )
+        self.pending.clear()
+        self.status = None
+        return _encoder.encode(update)
+
+
+class Feed:
+    """Updates of one tournament for this process's watchers."""
+
+    def __init__(self, hub: Hub, tournament_id: int) -> None:
+        self.hub = hub
+        self.tournament_id = tournament_id
+        self.watchers: set[Watcher] = set()
+        self.changed: dict[int, Row] = {}
+        self.status: str | None = None
+        self.task = asyncio.create_task(self._run())
+
+    def add(self, rows: list[Row], status: str | None) -> None:
+        for row in rows:
+            self.changed[row.entry_id] = row
+        if status is not None:
+            self.status = status
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(FEED_SECONDS)
+            if not self.changed and self.status is None:
+                continue
+            changed, self.changed = self.changed, {}
+            status, self.status = self.status, None
+            try:
+                board = self.hub.board
+                ids = list(changed)
+                ranks = await board.ranks(self.tournament_id, ids)
+                for eid, rank in zip(ids, ranks, strict=True):
+                    changed[eid].rank = rank
+                top = await board.page(self.tournament_id, 0, TOP)
+                entrants = await board.count(self.tournament_id)
+            except RedisError:
+                log.warning("feed of tournament %s could not read Redis", self.tournament_id)
+                self.changed = {**changed, **self.changed}
+                continue
+            update = Update(
+                tournament_id=self.tournament_id,
+                entrants=entrants,
+                changed=list(changed.values()),
+                top=top,
+                status=status,
+                at=time.time(),
+            )
+            encoded = _encoder.encode(update)
+            for watcher in list(self.watchers):
+                watcher.offer(update, encoded)
+
+
+class Hub:
+    def __init__(self, redis: Redis, board: Leaderboard, prefix: str) -> None:
+        self.redis = redis
+        self.board = board
+        self.channel = f"{prefix}:board"
+        self.takeover_channel = f"{prefix}:takeover"
+        self.outbox: dict[int, dict[int, Row]] = {}
+        self.status_outbox: dict[int, str] = {}
+        self.feeds: dict[int, Feed] = {}
+        self.on_takeover: Callable[[int, str], None] | None = None
+        self.process_id = f"{time.time_ns()}-{id(self)}"
+        self.tasks: list[asyncio.Task[Any]] = []
+
+    def start(self) -> None:
+        self.tasks = [asyncio.create_task(self._publish_loop()), asyncio.create_task(self._listen_loop())]
+
+    async def stop(self) -> None:
+        for task in self.tasks + [f.task for f in self.feeds.values()]:
+            task.cancel()
+        await asyncio.gather(*self.tasks, *(f.task for f in self.feeds.values()), return_exceptions=True)
+
+    # ------------------------------------------------------------------ publishing
+
+    def changed(self, tournament_id: int, row: Row) -> None:
+        self.outbox.setdefault(tournament_id, {})[row.entry_id] = row
+
+    def status_changed(self, tournament_id: int, status: str) -> None:
+        self.status_outbox[tournament_id] = status
+
+    async def takeover(self, entry_id: int) -> None:
+        """Tell every process that a new connection now holds this entry."""
+        with contextlib.suppress(RedisError):
+            await self.redis.publish(self.takeover_channel, f"{entry_id} {self.process_id}")
+
+    async def _publish_loop(self) -> None:
+        while True:
+            await asyncio.sleep(PUBLISH_SECONDS)
+            if not self.outbox and not self.status_outbox:
+                continue
+            outbox, self.outbox = self.outbox, {}
+            statuses, self.status_outbox = self.status_outbox, {}
+            events = [
+                BoardEvent(t=tid, rows=list(rows.values()), status=statuses.pop(tid, None))
+                for tid, rows in outbox.items()
+            ]
+            events += [BoardEvent(t=tid, status=status) for tid, status in statuses.items()]
+            try:
+                pipe = self.redis.pipeline(transaction=False)
+                for event in events:
+                    pipe.publish(self.channel, _encoder.encode(event))
+                await pipe.execute()
+            except RedisError:
+                log.warning("could not publish %d leaderboard events", len(events))
+                for event in events:  # keep them for the next tick
+                    self.outbox.setdefault(event.t, {}).update({r.entry_id: r for r in event.rows})
+                    if event.status:
+                        self.status_outbox.setdefault(event.t, event.status)
+
+    # ------------------------------------------------------------------ receiving
+
+    async def _listen_loop(self) -> None:
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel, self.takeover_channel)
+                async for message in pubsub.listen():
+                    if message["type"] == "message":
+                        self._dispatch(message["channel"], message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("leaderboard subscription lost; reconnecting", exc_info=True)
+                await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    def _dispatch(self, channel: bytes, data: bytes) -> None:
+        if channel.decode() == self.takeover_channel:
+            entry, _, origin = data.decode().partition(" ")
+            if self.on_takeover is not None and entry.isdigit():
+                self.on_takeover(int(entry), origin)
+            return
+        try:
+            event = _event_decoder.decode(data)
+        except msgspec.DecodeError:
+            log.warning("ignored a malformed leaderboard event")
+            return
+        feed = self.feeds.get(event.t)
+        if feed is not None:
+            feed.add(event.rows, event.status)
+
+    # ------------------------------------------------------------------ watchers
+
+    def watch(self, tournament_id: int) -> Watcher:
+        feed = self.feeds.get(tournament_id)
+        if feed is None:
+            feed = self.feeds[tournament_id] = Feed(self, tournament_id)
+        watcher = Watcher()
+        feed.watchers.add(watcher)
+        return watcher
+
+    def unwatch(self, tournament_id: int, watcher: Watcher) -> None:
+        feed = self.feeds.get(tournament_id)
+        if feed is None:
+            return
+        feed.watchers.discard(watcher)
+        if not feed.watchers:
+            feed.task.cancel()
+            del self.feeds[tournament_id]

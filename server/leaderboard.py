@@ -1,0 +1,162 @@
+"""Leaderboards in Redis: one sorted set per tournament, ordered exactly as RULES.md ranks.
+
+Keys of one tournament share the hash tag ``{t:ID}`` so a Redis Cluster keeps them in one slot:
+
+    PREFIX:{t:ID}:rank   sorted set   member = entry id, score = rank_key(...)
+    PREFIX:{t:ID}:rows   hash         entry id -> JSON row shown to watchers
+    PREFIX:{t:ID}:built  string       present once the set holds every entry (else: rebuild)
+
+Redis holds nothing that PostgreSQL cannot give again: ``rebuild`` restores all three.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import asyncpg
+import msgspec
+from redis.asyncio import Redis
+
+from . import store
+
+log = logging.getLogger("spidertour.leaderboard")
+
+# The sorted-set score must give the true order alone, and a double is exact only up to 2**53.
+# Three whole numbers are packed into 53 bits, most significant first:
+#   score        17 bits  (< 131,072: time bonus <= time_limit <= 86,400 s, plus at most
+#                          88 reveals x 25 + 16 sequences x 100 + 100 in huge_spider)
+#   time_left    17 bits  (< 131,072: whole seconds remaining at the end, <= 86,400; running games 0)
+#   order        19 bits  (2**19 - 1 - ordinal: the earlier entry ranks higher; ordinal < 524,288)
+# Higher is better in every field, so ZREVRANGE lists the ranking of RULES.md.
+SCORE_BITS, TIME_BITS, ORDER_BITS = 17, 17, 19
+MAX_TIME_LIMIT = 86_400
+assert SCORE_BITS + TIME_BITS + ORDER_BITS == 53
+
+
+def rank_key(score: int, time_left: int, ordinal: int) -> int:
+    if not (0 <= score < 1 << SCORE_BITS and 0 <= time_left < 1 << TIME_BITS and 0 < ordinal < 1 << ORDER_BITS):
+        raise ValueError(f"cannot rank score={score} time_left={time_left} ordinal={ordinal}")
+    order = (1 << ORDER_BITS) - 1 - ordinal
+    return (score << (TIME_BITS + ORDER_BITS)) | (time_left << ORDER_BITS) | order
+
+
+class Row(msgspec.Struct, array_like=False):
+    """One entry as watchers see it."""
+
+    entry_id: int
+    player: str
+    score: int
+    status: str
+    time_left: int | None = None
+    rank: int | None = None
+
+
+_row_encoder = msgspec.json.Encoder()
+_row_decoder = msgspec.json.Decoder(Row)
+
+
+def row_of(record: asyncpg.Record | dict[str, Any]) -> Row:
+    final = record["final_score"]
+    return Row(
+        entry_id=record["id"],
+        player=record["player"],
+        score=record["score"] if final is None else final,
+        status=record["status"],
+        time_left=record["time_left"],
+    )
+
+
+class Leaderboard:
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self.redis = redis
+        self.prefix = prefix
+
+    def key(self, tournament_id: int, part: str) -> str:
+        return f"{self.prefix}:{{t:{tournament_id}}}:{part}"
+
+    @staticmethod
+    def key_of(row: Row, ordinal: int) -> int:
+        ended = row.status != "playing"
+        return rank_key(row.score, (row.time_left or 0) if ended else 0, ordinal)
+
+    async def record(self, tournament_id: int, ordinal: int, row: Row) -> bool:
+        """Write one entry's row and rank. Returns False when the set needs a rebuild."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(self.key(tournament_id, "rank"), {str(row.entry_id): self.key_of(row, ordinal)})
+        pipe.hset(self.key(tournament_id, "rows"), str(row.entry_id), _row_encoder.encode(row))
+        pipe.exists(self.key(tournament_id, "built"))
+        *_, built = await pipe.execute()
+        return bool(built)
+
+    async def record_many(self, items: list[tuple[int, int, Row]]) -> list[bool]:
+        """``record`` for many entries in one round trip: (tournament id, ordinal, row) each."""
+        pipe = self.redis.pipeline(transaction=False)
+        for tournament_id, ordinal, row in items:
+            pipe.zadd(self.key(tournament_id, "rank"), {str(row.entry_id): self.key_of(row, ordinal)})
+            pipe.hset(self.key(tournament_id, "rows"), str(row.entry_id), _row_encoder.encode(row))
+            pipe.exists(self.key(tournament_id, "built"))
+        answers = await pipe.execute()
+        return [bool(built) for built in answers[2::3]]
+
+    async def is_built(self, tournament_id: int) -> bool:
+        return bool(await self.redis.exists(self.key(tournament_id, "built")))
+
+    async def rebuild(self, db: asyncpg.Pool, tournament_id: int) -> int:
+        """Refill the set from PostgreSQL while games go on.
+
+        Rows written by live moves since the loss are newer than this snapshot, so the rebuild
+        only adds what is missing (ZADD NX, HSETNX) and never overwrites them.
+        """
+        records = await store.board_rows(db, tournament_id)
+        pipe = self.redis.pipeline(transaction=False)
+        rank_key_name, rows_key = self.key(tournament_id, "rank"), self.key(tournament_id, "rows")
+        for record in records:
+            row = row_of(record)
+            pipe.zadd(rank_key_name, {str(row.entry_id): self.key_of(row, record["ordinal"])}, nx=True)
+            pipe.hsetnx(rows_key, str(row.entry_id), _row_encoder.encode(row))
+        pipe.set(self.key(tournament_id, "built"), "1")
+        await pipe.execute()
+        log.info("leaderboard of tournament %s rebuilt with %d entries", tournament_id, len(records))
+        return len(records)
+
+    async def reset(self, db: asyncpg.Pool, tournament_id: int) -> int:
+        """Drop the tournament's keys and rebuild them from PostgreSQL (on demand)."""
+        await self.redis.delete(*(self.key(tournament_id, part) for part in ("built", "rank", "rows")))
+        return await self.rebuild(db, tournament_id)
+
+    async def ensure(self, db: asyncpg.Pool, tournament_id: int) -> None:
+        if not await self.is_built(tournament_id):
+            await self.rebuild(db, tournament_id)
+
+    async def count(self, tournament_id: int) -> int:
+        return int(await self.redis.zcard(self.key(tournament_id, "rank")))
+
+    async def page(self, tournament_id: int, offset: int, limit: int) -> list[Row]:
+        ids = await self.redis.zrevrange(self.key(tournament_id, "rank"), offset, offset + limit - 1)
+        return await self._rows(tournament_id, ids, offset + 1)
+
+    async def around(self, tournament_id: int, entry_id: int, k: int) -> list[Row] | None:
+        rank = await self.redis.zrevrank(self.key(tournament_id, "rank"), str(entry_id))
+        if rank is None:
+            return None
+        start = max(0, rank - k)
+        return await self.page(tournament_id, start, rank - start + k + 1)
+
+    async def ranks(self, tournament_id: int, entry_ids: list[int]) -> list[int | None]:
+        pipe = self.redis.pipeline(transaction=False)
+        for eid in entry_ids:
+            pipe.zrevrank(self.key(tournament_id, "rank"), str(eid))
+        return [None if r is None else r + 1 for r in await pipe.execute()]
+
+    async def _rows(self, tournament_id: int, ids: list[bytes], first_rank: int) -> list[Row]:
+        if not ids:
+            return []
+        raw = await self.redis.hmget(self.key(tournament_id, "rows"), ids)
+        rows = []
+        for i, data in enumerate(raw):
+            if data is not None:
+                row = _row_decoder.decode(data)
+                row.rank = first_rank + i
+                rows.append(row)
+        return rows

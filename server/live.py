@@ -1,0 +1,90 @@
+"""An entry's game as the database knows it: rebuilt from its committed moves with the engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+
+from engine import Game, Result, Settings, move_from_json
+
+from . import store
+from .leaderboard import Row
+
+FINISHED = ("won", "ended", "timed_out", "absent")
+
+
+@dataclass(slots=True)
+class LiveGame:
+    entry_id: int
+    tournament_id: int
+    player_id: int
+    player: str
+    ordinal: int
+    settings: Settings
+    seed: str
+    status: str
+    game: Game | None  # None until started
+    started: float | None  # the start, as seconds since the epoch on the server's clock
+    deadline: float | None
+    moves: int
+    last_seq: int
+    last_move: dict[str, Any] | None  # the last accepted move, to answer a resend of its seq
+    last_result: Result | None
+
+    @property
+    def time_limit(self) -> int:
+        return self.settings.time_limit
+
+    def row(self) -> Row:
+        """This entry as the leaderboard shows it."""
+        game = self.game
+        if game is None:
+            return Row(entry_id=self.entry_id, player=self.player, score=0, status=self.status)
+        return Row(
+            entry_id=self.entry_id,
+            player=self.player,
+            score=game.score if game.final_score is None else game.final_score,
+            status=self.status,
+            time_left=game.time_left,
+        )
+
+
+async def load(db: asyncpg.Pool, entry_id: int) -> LiveGame | None:
+    """Rebuild an entry's game by replaying its committed moves at their recorded times."""
+    async with db.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+        row = await store.entry(conn, entry_id)
+        if row is None:
+            return None
+        tour = await store.tournament(conn, row["tournament_id"])
+        committed = await store.moves(conn, entry_id) if row["started_at"] is not None else []
+    assert tour is not None
+    settings = Settings.from_json(tour["settings"])
+    live = LiveGame(
+        entry_id=entry_id,
+        tournament_id=row["tournament_id"],
+        player_id=row["player_id"],
+        player=row["player"],
+        ordinal=row["ordinal"],
+        settings=settings,
+        seed=tour["seed"],
+        status=row["status"],
+        game=None,
+        started=row["started_at"].timestamp() if row["started_at"] else None,
+        deadline=row["deadline"].timestamp() if row["deadline"] else None,
+        moves=row["moves"],
+        last_seq=row["last_seq"],
+        last_move=None,
+        last_result=None,
+    )
+    if live.started is None:
+        return live
+    game = Game(settings, tour["seed"])
+    for m in committed:
+        live.last_result = game.play(move_from_json(m["move"]), m["t"])
+        live.last_move = m["move"]
+    if row["status"] == "timed_out":
+        game.tick(max(game.t, float(settings.time_limit)))
+    live.game = game
+    return live

@@ -1,0 +1,430 @@
+"""The play websocket: one player's entry, one connection, one writer at a time.
+
+Every event of a connection (a frame from the client, the game's deadline, a takeover by a newer
+connection) goes through one queue and is handled in order, so only this loop ever sends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+import asyncpg
+import msgspec
+from litestar import WebSocket, websocket
+
+from engine import TIMED_OUT, Deal, End, EngineError, GameOverError, Move, MoveCards, Undo
+
+from . import protocol as p
+from . import store
+from .fairness import token_hash
+from .live import FINISHED, LiveGame, load
+from .services import Services
+
+log = logging.getLogger("spidertour.play")
+
+CLOSE_TAKEN_OVER = 4001
+CLOSE_UNAUTHORISED = 4003
+CLOSE_FLOOD = 4008
+AUTH_SECONDS = 15.0
+MAX_ID = 2**63 - 1  # PostgreSQL bigint
+MOVE_JSON = msgspec.json.Encoder()
+
+DB_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError)
+
+
+def engine_move(msg: p.PlayMessage) -> Move:
+    if type(msg) is p.PlayMove:
+        return MoveCards(msg.from_, msg.count, msg.to)
+    if type(msg) is p.PlayDeal:
+        return Deal(msg.pile)
+    if type(msg) is p.PlayUndo:
+        return Undo()
+    return End()
+
+
+def view_of(live: LiveGame) -> p.View:
+    assert live.game is not None
+    v = live.game.view()
+    piles = v.pop("draw_piles", None)
+    return p.View(**v, draw_piles=None if piles is None else [p.DrawPile(**d) for d in piles])
+
+
+class TokenBucket:
+    """At most ``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    async def wait(self) -> None:
+        """Take one token, sleeping until there is one: a fast client is slowed to the rate."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            await asyncio.sleep((1 - self.tokens) / self.rate)
+            self.tokens = 1.0
+            self.at = time.monotonic()
+        self.tokens -= 1
+
+
+class PlaySession:
+    def __init__(self, services: Services, socket: WebSocket, entry_id: int) -> None:
+        self.s = services
+        self.socket = socket
+        self.entry_id = entry_id
+        self.events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self.live: LiveGame | None = None
+        self.epoch = 0
+        self.dirty = False  # a commit failed: reload from PostgreSQL before the next move
+        self.timer: asyncio.Task[None] | None = None
+        self.closed = False
+
+    # ------------------------------------------------------------------ plumbing
+
+    async def send(self, msg: p.ServerMessage) -> None:
+        if not self.closed:
+            await self.socket.send_data(p.encoder.encode(msg).decode(), mode="text")
+
+    async def error(self, code: str, reason: str, seq: int | None = None) -> None:
+        await self.send(p.Error(code=code, reason=reason, seq=seq))
+
+    async def close(self, code: int, reason: str) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(Exception):
+                await self.socket.close(code=code, reason=reason[:120])
+
+    async def _read(self) -> None:
+        """Read frames into the queue. A client that sends far faster than it is answered is cut off."""
+        limit = self.s.config.flood_limit
+        warned = False
+        try:
+            while True:
+                event = await self.socket.receive()
+                if event["type"] == "websocket.disconnect":
+                    break
+                data = event.get("text")
+                if data is None:
+                    data = event.get("bytes") or b""
+                self.events.put_nowait(("frame", data))
+                waiting = self.events.qsize()
+                if waiting > limit:
+                    self.events.put_nowait(("flood", None))
+                    break
+                if waiting > limit // 4 and not warned:
+                    self.events.put_nowait(("slow", waiting))
+                warned = waiting > limit // 4
+        except Exception:  # a broken socket ends the session like a disconnect
+            log.debug("reader stopped", exc_info=True)
+        self.events.put_nowait(("gone", None))
+
+    def _decode(self, data: str | bytes) -> p.ClientMessage | str:
+        size = len(data)
+        limit = self.s.config.max_message_bytes
+        if size > limit:
+            return f"message too large: {size} bytes (the limit is {limit})"
+        try:
+            return p.client_decoder.decode(data)
+        except msgspec.ValidationError as err:
+            return f"invalid message: {err}"
+        except msgspec.DecodeError as err:
+            return f"malformed JSON: {err}"
+
+    # ------------------------------------------------------------------ the session
+
+    async def run(self) -> None:
+        await self.socket.accept()
+        reader = asyncio.create_task(self._read())
+        try:
+            if await self._authenticate():
+                await self._loop()
+        except DB_ERRORS:
+            log.warning("database unavailable; closing entry %s", self.entry_id, exc_info=True)
+            with contextlib.suppress(Exception):
+                await self.error("try_again", "the database is unavailable: reconnect in a moment")
+            await self.close(1011, "database unavailable")
+        finally:
+            reader.cancel()
+            if self.timer:
+                self.timer.cancel()
+            if self.s.sessions.get(self.entry_id) is self:
+                del self.s.sessions[self.entry_id]
+            await self.close(1000, "bye")
+
+    async def _authenticate(self) -> bool:
+        try:
+            kind, data = await asyncio.wait_for(self.events.get(), AUTH_SECONDS)
+        except TimeoutError:
+            await self.error("unauthorised", 'send {"type": "auth", "token": ...} first')
+            await self.close(CLOSE_UNAUTHORISED, "no auth")
+            return False
+        if kind != "frame":
+            return False
+        msg = self._decode(data)
+        if not isinstance(msg, p.Auth):
+            await self.error("unauthorised", 'the first message must be {"type": "auth", "token": ...}')
+            await self.close(CLOSE_UNAUTHORISED, "no auth")
+            return False
+        player = await store.player_by_token(self.s.db, token_hash(msg.token))
+        entry = await store.entry(self.s.db, self.entry_id) if 0 < self.entry_id <= MAX_ID else None
+        if player is None or entry is None or entry["player_id"] != player["id"]:
+            await self.error("unauthorised", "this token does not own that entry")
+            await self.close(CLOSE_UNAUTHORISED, "not your entry")
+            return False
+        self.epoch = await store.claim(self.s.db, self.entry_id)
+        older = self.s.sessions.get(self.entry_id)
+        self.s.sessions[self.entry_id] = self
+        if older is not None:
+            older.events.put_nowait(("taken_over", None))
+        await self.s.hub.takeover(self.entry_id)  # and on every other process
+        await self._reload()
+        await self._send_state()
+        return True
+
+    async def _reload(self) -> None:
+        self.live = await load(self.s.db, self.entry_id)
+        self.dirty = False
+        self._arm_timer()
+
+    def _arm_timer(self) -> None:
+        if self.timer:
+            self.timer.cancel()
+            self.timer = None
+        live = self.live
+        if live and live.game is not None and not live.game.over and live.deadline is not None:
+            self.timer = asyncio.create_task(self._wake_at(live.deadline))
+
+    async def _wake_at(self, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        self.events.put_nowait(("deadline", None))
+
+    async def _send_state(self) -> None:
+        live = self.live
+        assert live is not None
+        started = live.started
+        await self.send(
+            p.State(
+                entry_id=live.entry_id,
+                tournament_id=live.tournament_id,
+                status=live.status,
+                time_limit=live.time_limit,
+                last_seq=live.last_seq,
+                moves=live.moves,
+                view=view_of(live) if live.game is not None else None,
+                started_at=None if started is None else _dt(started),
+                deadline=None if live.deadline is None else _dt(live.deadline),
+                time_left=self._time_left(),
+            )
+        )
+
+    def _time_left(self) -> float | None:
+        live = self.live
+        if live is None or live.deadline is None:
+            return None
+        if live.game is not None and live.game.over:
+            return float(live.game.time_left or 0)
+        return max(0.0, round(live.deadline - time.time(), 3))
+
+    async def _loop(self) -> None:
+        bucket = TokenBucket(self.s.config.rate_per_second, self.s.config.rate_burst)
+        while not self.closed:
+            kind, data = await self.events.get()
+            if kind == "frame":
+                await bucket.wait()
+                await self._frame(data)
+            elif kind == "deadline":
+                await self._deadline()
+            elif kind == "taken_over":
+                await self._taken_over()
+            elif kind == "slow":
+                await self.error("slow_down", f"{data} messages are waiting for answers: slow down")
+            elif kind == "flood":
+                await self.error("flood", "far too many messages waiting: the connection is closed")
+                await self.close(CLOSE_FLOOD, "flooding")
+            elif kind == "gone":
+                return
+
+    async def _taken_over(self) -> None:
+        await self.error("taken_over", "a newer connection took over this entry")
+        await self.close(CLOSE_TAKEN_OVER, "taken over by a newer connection")
+
+    async def _frame(self, data: str | bytes) -> None:
+        msg = self._decode(data)
+        if isinstance(msg, str):
+            await self.error("bad_message", msg)
+        elif isinstance(msg, p.PlayMove | p.PlayDeal | p.PlayUndo | p.PlayEnd):
+            await self._play(msg)
+        elif isinstance(msg, p.Start):
+            await self._start()
+        elif isinstance(msg, p.Sync):
+            if self.dirty:
+                await self._reload()
+            await self._send_state()
+        elif isinstance(msg, p.Ping):
+            await self.send(p.Pong(server_time=_dt(time.time())))
+        else:
+            await self.error("bad_message", "already authenticated")
+
+    async def _start(self) -> None:
+        live = self.live
+        assert live is not None
+        if live.status != "joined":
+            await self.error("already_started", f"this entry is {live.status}")
+            return
+        row = await store.start(self.s.db, self.entry_id, live.time_limit)
+        if row is None:
+            tour = await store.tournament(self.s.db, live.tournament_id)
+            status = tour["status"] if tour else "gone"
+            await self.error("not_open", f"the tournament is {status}: games start only while it is open")
+            return
+        await self._reload()
+        await self._send_state()
+        await self._publish()
+
+    async def _publish(self) -> None:
+        live = self.live
+        assert live is not None
+        await self.s.publish(live.tournament_id, live.ordinal, live.row())
+
+    async def _play(self, msg: p.PlayMessage) -> None:
+        if self.dirty:
+            await self._reload()
+        live = self.live
+        assert live is not None
+        seq = msg.seq
+        if live.game is None:
+            await self.error("not_started", 'start the game first: {"type": "start"}', seq)
+            return
+        if seq <= live.last_seq:
+            if seq == live.last_seq and live.last_result is not None and live.last_move is not None:
+                if engine_move(msg).to_json() != live.last_move:
+                    await self.error("seq_reused", f"sequence number {seq} was used for another move", seq)
+                    return
+                await self._send_result(seq, live.last_move, live.last_result, repeated=True)
+            else:
+                await self.error("stale_seq", f"sequence numbers must grow: the last accepted was {live.last_seq}", seq)
+            return
+        game = live.game
+        assert live.started is not None
+        move = engine_move(msg)
+        t = time.time() - live.started
+        try:
+            result = game.play(move, t)
+        except GameOverError as err:
+            if game.outcome == TIMED_OUT and live.status == "playing":
+                await self._deadline()
+            await self.error(err.code, err.reason, seq)
+            return
+        except EngineError as err:
+            await self.error(err.code, err.reason, seq)
+            return
+        status = game.outcome or "playing"
+        move_json = move.to_json()
+        try:
+            ok = await self.s.moves.submit(
+                store.MoveRecord(
+                    live.entry_id,
+                    self.epoch,
+                    live.moves + 1,
+                    seq,
+                    MOVE_JSON.encode(move_json).decode(),
+                    game.t,
+                    game.score,
+                    game.reveals,
+                    game.sequences,
+                    status,
+                    game.final_score,
+                    game.time_left,
+                )
+            )
+        except DB_ERRORS:
+            log.warning("commit failed for entry %s", live.entry_id, exc_info=True)
+            self.dirty = True
+            await self.error("try_again", "the move was not saved (database unavailable): send it again", seq)
+            return
+        if not ok:
+            await self._lost_write(seq)
+            return
+        live.moves += 1
+        live.last_seq = seq
+        live.last_move = move_json
+        live.last_result = result
+        live.status = status
+        await self._publish()
+        await self._send_result(seq, move_json, result)
+        if game.over:
+            await self._send_over()
+
+    async def _lost_write(self, seq: int) -> None:
+        """The commit matched nothing: a newer connection holds the entry, or the clock ran out."""
+        entry = await store.entry(self.s.db, self.entry_id)
+        if entry is None or entry["epoch"] != self.epoch:
+            await self._taken_over()
+            return
+        await self._reload()
+        await self.error("not_saved", f"the move was not saved: the game is {entry['status']}", seq)
+        if self.live and self.live.game and self.live.game.over:
+            await self._publish()
+            await self._send_over()
+
+    async def _send_result(self, seq: int, move: dict[str, Any], result: Any, repeated: bool = False) -> None:
+        live = self.live
+        assert live is not None
+        await self.send(
+            p.Result(
+                seq=seq,
+                n=live.moves,
+                move=move,
+                view=view_of(live),
+                changed=list(result.changed),
+                revealed=result.revealed,
+                completed=result.completed,
+                time_left=self._time_left() or 0.0,
+                repeated=repeated,
+            )
+        )
+
+    async def _send_over(self) -> None:
+        game = self.live.game if self.live else None
+        assert game is not None and game.outcome is not None
+        await self.send(
+            p.Over(
+                outcome=game.outcome,  # type: ignore[arg-type]
+                score=game.score,
+                time_left=game.time_left or 0,
+                time_bonus=game.time_bonus,
+                free_column_bonus=game.free_column_bonus,
+                final_score=game.final_score or 0,
+            )
+        )
+
+    async def _deadline(self) -> None:
+        live = self.live
+        if live is None or live.game is None or live.status in FINISHED:
+            return
+        if live.deadline is not None and time.time() < live.deadline:
+            self._arm_timer()
+            return
+        await store.time_out(self.s.db, live.entry_id)
+        await self._reload()
+        if self.live and self.live.game and self.live.game.over:
+            await self._publish()
+            await self._send_over()
+
+
+def _dt(seconds: float) -> Any:
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(seconds, UTC)
+
+
+@websocket("/ws/play/{entry_id:int}")
+async def play_socket(socket: WebSocket, entry_id: int) -> None:
+    """Play one entry. First message: {"type": "auth", "token": ...}. See docs/protocol.md."""
+    services: Services = socket.app.state.services
+    await PlaySession(services, socket, entry_id).run()

@@ -1,0 +1,264 @@
+"""Every message of the HTTP API and the websockets, as msgspec Structs: the single source.
+
+``spidertour schema`` exports their JSON Schema to ``schema/protocol.json``; docs/protocol.md
+describes them with examples.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta, Struct, field
+
+Index = Annotated[int, Meta(ge=0, le=1000)]
+Seq = Annotated[int, Meta(ge=1, le=2**53)]
+Name = Annotated[str, Meta(min_length=1, max_length=40)]
+
+
+# ----------------------------------------------------------------------------- HTTP bodies
+
+
+class GameSettings(Struct, forbid_unknown_fields=True):
+    """A tournament's game settings (RULES.md). Left out: the defaults of RULES.md."""
+
+    variant: str = "spider78"
+    suits: int | None = None
+    free_column: bool | None = None
+    undo: bool = True
+    undo_limit: int | None = None
+    time_limit: int = 600
+    draw_pile_choice: bool = True
+    draw_pile_tops_up: bool = True
+
+
+class TournamentCreate(Struct, forbid_unknown_fields=True):
+    """Organiser: create a tournament. Times default to now and one hour later."""
+
+    name: Annotated[str, Meta(min_length=1, max_length=100)]
+    settings: GameSettings = field(default_factory=GameSettings)
+    opens_at: datetime | None = None
+    closes_at: datetime | None = None
+    seed: Annotated[str, Meta(min_length=1, max_length=256)] | None = None
+
+
+class Tournament(Struct):
+    id: int
+    name: str
+    status: Literal["scheduled", "open", "closing", "finished"]
+    settings: dict[str, Any]
+    opens_at: datetime
+    closes_at: datetime
+    finished_at: datetime | None
+    commitment: str
+    entrants: int
+    seed: str | None = None  # only once finished
+
+
+class PlayerCreate(Struct, forbid_unknown_fields=True):
+    name: Name
+
+
+class PlayerCreated(Struct):
+    id: int
+    name: str
+    token: str  # shown once: keep it, the server stores only its hash
+
+
+class Entry(Struct):
+    id: int
+    tournament_id: int
+    player_id: int
+    player: str
+    status: Literal["joined", "playing", "won", "ended", "timed_out", "absent"]
+    score: int
+    final_score: int | None
+    time_left: int | None
+    started_at: datetime | None
+    deadline: datetime | None
+
+
+class Standing(Struct):
+    rank: int
+    entry_id: int
+    player_id: int
+    player: str
+    score: int
+    time_left: int | None
+    status: str
+
+
+class Health(Struct):
+    status: str
+    postgres: bool
+    redis: bool
+
+
+class ErrorBody(Struct):
+    status_code: int
+    detail: str
+    extra: Any = None
+
+
+# ----------------------------------------------------------------------------- play websocket: client -> server
+
+
+class Auth(Struct, tag="auth", forbid_unknown_fields=True):
+    """First message on a play connection: the player's token."""
+
+    token: Annotated[str, Meta(max_length=200)]
+
+
+class Start(Struct, tag="start", forbid_unknown_fields=True):
+    """Start the game: the server's clock starts now."""
+
+
+class PlayMove(Struct, tag="move", forbid_unknown_fields=True):
+    """RULES.md's card move, with the client's sequence number."""
+
+    seq: Seq
+    from_: Index = field(name="from")
+    count: Annotated[int, Meta(ge=1, le=1000)]
+    to: Index
+
+
+class PlayDeal(Struct, tag="deal", forbid_unknown_fields=True):
+    seq: Seq
+    pile: Index | None = None
+
+
+class PlayUndo(Struct, tag="undo", forbid_unknown_fields=True):
+    seq: Seq
+
+
+class PlayEnd(Struct, tag="end", forbid_unknown_fields=True):
+    seq: Seq
+
+
+class Sync(Struct, tag="sync", forbid_unknown_fields=True):
+    """Ask for the whole state again (after a reconnect the server sends it unasked)."""
+
+
+class Ping(Struct, tag="ping", forbid_unknown_fields=True):
+    pass
+
+
+ClientMessage = Auth | Start | PlayMove | PlayDeal | PlayUndo | PlayEnd | Sync | Ping
+PlayMessage = PlayMove | PlayDeal | PlayUndo | PlayEnd
+
+
+# ----------------------------------------------------------------------------- play websocket: server -> client
+
+
+class DrawPile(Struct):
+    count: int
+    top: str | None  # null when tops are not shown, or the pile is empty
+
+
+class View(Struct, omit_defaults=True):
+    """What the player sees. Face-down cards are "??"."""
+
+    variant: str
+    columns: list[list[str]]
+    free_column: int | None
+    score: int
+    sequences: int
+    sequences_to_win: int
+    reveals: int
+    over: bool
+    outcome: Literal["won", "ended", "timed_out"] | None
+    free_column_used: bool
+    can_undo: bool
+    undos_used: int
+    draw_piles: list[DrawPile] | None = None
+    stock: int | None = None
+    deals_left: int | None = None
+    time_left: int | None = None
+    time_bonus: int | None = None
+    free_column_bonus: int | None = None
+    final_score: int | None = None
+
+
+class State(Struct, tag="state"):
+    """The whole state of the player's entry: sent after auth, on sync, and on start."""
+
+    entry_id: int
+    tournament_id: int
+    status: str
+    time_limit: int
+    last_seq: int
+    moves: int
+    view: View | None = None  # null until the game has started
+    started_at: datetime | None = None
+    deadline: datetime | None = None
+    time_left: float | None = None  # seconds on the server's clock
+
+
+class Result(Struct, tag="result"):
+    """A move was accepted and committed."""
+
+    seq: int
+    n: int  # the server's number for this move (1, 2, ...)
+    move: dict[str, Any]
+    view: View
+    changed: list[int]  # columns whose cards changed
+    revealed: int
+    completed: int
+    time_left: float
+    repeated: bool = False  # true when this answers a resent sequence number
+
+
+class Over(Struct, tag="over"):
+    """The game is over: won, ended early, or out of time."""
+
+    outcome: Literal["won", "ended", "timed_out"]
+    score: int
+    time_left: int
+    time_bonus: int
+    free_column_bonus: int
+    final_score: int
+
+
+class Error(Struct, tag="error"):
+    code: str
+    reason: str
+    seq: int | None = None
+
+
+class Pong(Struct, tag="pong"):
+    server_time: datetime
+
+
+ServerMessage = State | Result | Over | Error | Pong
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+encoder = msgspec.json.Encoder()
+client_decoder = msgspec.json.Decoder(ClientMessage)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of every message, exported to schema/protocol.json."""
+    (_, defs) = msgspec.json.schema_components(
+        [
+            TournamentCreate,
+            Tournament,
+            PlayerCreate,
+            PlayerCreated,
+            Entry,
+            Standing,
+            Health,
+            ErrorBody,
+            ClientMessage,
+            ServerMessage,
+        ],
+        ref_template="#/$defs/{name}",
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "spidertour protocol",
+        "$defs": dict(sorted(defs.items())),
+    }

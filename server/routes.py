@@ -1,0 +1,305 @@
+"""The HTTP API: players, tournaments, entries, standings, replays, health."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any, TypeVar
+
+import asyncpg
+import msgspec
+from litestar import MediaType, Request, Response, get, post
+from litestar.connection import ASGIConnection
+from litestar.exceptions import HTTPException, NotAuthorizedException, NotFoundException, PermissionDeniedException
+from litestar.handlers import BaseRouteHandler
+from litestar.params import Parameter
+
+from engine import EngineError, Settings
+
+from . import protocol as p
+from . import store
+from .fairness import commitment, new_seed, new_token, same_secret, token_hash
+from .leaderboard import MAX_TIME_LIMIT, Row
+from .services import Services
+
+MAX_DAYS = 366
+MAX_ID = 2**63 - 1  # ids are PostgreSQL bigints
+TIME_UP = ("timed_out", "absent")  # entries whose game the clock ended, not a move
+T = TypeVar("T")
+
+
+def _services(request: Request[Any, Any, Any]) -> Services:
+    return request.app.state.services  # type: ignore[no-any-return]
+
+
+def _bearer(request: Request[Any, Any, Any]) -> str:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise NotAuthorizedException("send the token as 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def require_admin(request: Request[Any, Any, Any]) -> None:
+    if not same_secret(_bearer(request), _services(request).admin_token):
+        raise PermissionDeniedException("the admin token is needed for this")
+
+
+async def require_player(request: Request[Any, Any, Any]) -> asyncpg.Record:
+    player = await store.player_by_token(_services(request).db, token_hash(_bearer(request)))
+    if player is None:
+        raise NotAuthorizedException("unknown player token")
+    return player
+
+
+def tournament_out(row: asyncpg.Record) -> p.Tournament:
+    finished = row["status"] == "finished"
+    return p.Tournament(
+        id=row["id"],
+        name=row["name"],
+        status=row["status"],
+        settings=row["settings"],
+        opens_at=row["opens_at"],
+        closes_at=row["closes_at"],
+        finished_at=row["finished_at"],
+        commitment=row["commitment"],
+        entrants=row["entrants"],
+        seed=row["seed"] if finished else None,
+    )
+
+
+def entry_out(row: asyncpg.Record) -> p.Entry:
+    return p.Entry(
+        id=row["id"],
+        tournament_id=row["tournament_id"],
+        player_id=row["player_id"],
+        player=row["player"],
+        status=row["status"],
+        score=row["score"],
+        final_score=row["final_score"],
+        time_left=row["time_left"],
+        started_at=row["started_at"],
+        deadline=row["deadline"],
+    )
+
+
+def _integral(value: Any) -> Any:
+    """JSON's numbers with no fraction (600.0) are whole numbers, as JSON Schema's ``integer`` says."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    if type(value) is dict:
+        return {k: _integral(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_integral(v) for v in value]
+    return value
+
+
+async def strict_body(request: Request[Any, Any, Any], type_: type[T]) -> T:
+    """The body decoded strictly: no "600" for 600, no 1 for true, no number for a time.
+
+    The framework's own decoding is lenient and converts such values; the engine and the
+    commitment must see exactly what was sent, so anything that is not already the right JSON
+    type is refused, with the same error shape as the framework's validation errors.
+    """
+    try:
+        raw = msgspec.json.decode(await request.body())
+        return msgspec.convert(_integral(raw), type_, strict=True)
+    except msgspec.ValidationError as err:
+        message, _, at = str(err).partition(" - at `$")
+        raise HTTPException(
+            status_code=400,
+            detail=f"Validation failed for {request.method} {request.url.path}",
+            extra=[{"message": message, "key": at.rstrip("`").lstrip(".") or "data", "source": "body"}],
+        ) from None
+    except msgspec.DecodeError as err:
+        raise HTTPException(status_code=400, detail=f"JSON is malformed: {err}") from None
+
+
+def settings_from(body: p.GameSettings) -> dict[str, Any]:
+    """Engine-validated settings with every field filled in (so the commitment covers them all)."""
+    try:
+        settings = Settings.from_json(msgspec.to_builtins(body)).to_json()
+    except EngineError as err:
+        raise HTTPException(status_code=400, detail=f"settings: {err.reason}") from None
+    if settings["time_limit"] > MAX_TIME_LIMIT:
+        raise HTTPException(status_code=400, detail=f"settings: time_limit is at most {MAX_TIME_LIMIT} seconds")
+    return settings  # type: ignore[no-any-return]
+
+
+async def create_tournament(services: Services, data: p.TournamentCreate) -> p.Tournament:
+    """Shared by the HTTP route and the command line."""
+    settings = settings_from(data.settings)
+    now = datetime.now(UTC)
+    opens_at = data.opens_at or now
+    closes_at = data.closes_at or opens_at + timedelta(hours=1)
+    if opens_at.tzinfo is None or closes_at.tzinfo is None:
+        raise HTTPException(status_code=400, detail="times need a time zone, e.g. 2026-11-22T18:00:00Z")
+    if closes_at <= opens_at:
+        raise HTTPException(status_code=400, detail="closes_at must come after opens_at")
+    if closes_at - opens_at > timedelta(days=MAX_DAYS) or abs(opens_at - now) > timedelta(days=MAX_DAYS):
+        raise HTTPException(status_code=400, detail=f"times must lie within {MAX_DAYS} days")
+    seed = data.seed if data.seed is not None else new_seed()
+    tid = await store.create_tournament(
+        services.db, data.name, settings, seed, commitment(seed, settings), opens_at, closes_at
+    )
+    row = await store.tournament(services.db, tid)
+    assert row is not None
+    return tournament_out(row)
+
+
+def admin_guard(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    """Guards run before the body is read: without the admin token, 401/403 comes before any 400."""
+    require_admin(connection)  # type: ignore[arg-type]
+
+
+@post("/api/tournaments", status_code=201, guards=[admin_guard])
+async def post_tournament(request: Request[Any, Any, Any], data: p.TournamentCreate) -> p.Tournament:
+    """Organiser: create a tournament (admin token). The response shows the commitment, never the seed."""
+    return await create_tournament(_services(request), await strict_body(request, p.TournamentCreate))
+
+
+@get("/api/tournaments")
+async def list_tournaments(
+    request: Request[Any, Any, Any],
+    status: Annotated[str | None, Parameter(query="status", pattern="^(scheduled|open|closing|finished)$")] = None,
+) -> list[p.Tournament]:
+    """Every tournament, newest first; ?status=scheduled|open|closing|finished to filter."""
+    return [tournament_out(r) for r in await store.tournaments(_services(request).db, status)]
+
+
+async def _tournament(services: Services, tournament_id: int) -> asyncpg.Record:
+    if not 0 < tournament_id <= MAX_ID:  # PostgreSQL would refuse it as a bigint: no such tournament
+        raise NotFoundException(f"no tournament {tournament_id}")
+    row = await store.tournament(services.db, tournament_id)
+    if row is None:
+        raise NotFoundException(f"no tournament {tournament_id}")
+    return row
+
+
+@get("/api/tournaments/{tournament_id:int}")
+async def get_tournament(request: Request[Any, Any, Any], tournament_id: int) -> p.Tournament:
+    return tournament_out(await _tournament(_services(request), tournament_id))
+
+
+@post("/api/players", status_code=201)
+async def post_player(request: Request[Any, Any, Any], data: p.PlayerCreate) -> p.PlayerCreated:
+    """Register a display name. The token in the answer is shown once: keep it."""
+    data = await strict_body(request, p.PlayerCreate)
+    name = data.name.strip()
+    if not name or not name.isprintable():
+        raise HTTPException(status_code=400, detail="the name must be printable and not blank")
+    token = new_token()
+    pid = await store.create_player(_services(request).db, name, token_hash(token))
+    return p.PlayerCreated(id=pid, name=name, token=token)
+
+
+@post("/api/tournaments/{tournament_id:int}/entries", status_code=201)
+async def join(request: Request[Any, Any, Any], tournament_id: int) -> p.Entry:
+    """Player: join an open tournament (one entry per player)."""
+    services = _services(request)
+    player = await require_player(request)
+    tour = await _tournament(services, tournament_id)
+    if tour["status"] != "open":
+        raise HTTPException(status_code=409, detail=f"the tournament is {tour['status']}: entries only while open")
+    entry_id = await store.join(services.db, tournament_id, player["id"])
+    if entry_id is None:
+        raise HTTPException(status_code=409, detail="you already have an entry in this tournament")
+    row = await store.entry(services.db, entry_id)
+    assert row is not None
+    out = entry_out(row)
+    await services.publish(tournament_id, row["ordinal"], Row(entry_id=out.id, player=out.player, score=0,
+                                                               status=out.status))
+    return out
+
+
+@get("/api/me/entries")
+async def my_entries(request: Request[Any, Any, Any]) -> list[p.Entry]:
+    """Player: my entries, newest first."""
+    player = await require_player(request)
+    return [entry_out(r) for r in await store.entries_of_player(_services(request).db, player["id"])]
+
+
+@get("/api/tournaments/{tournament_id:int}/standings")
+async def standings(
+    request: Request[Any, Any, Any],
+    tournament_id: int,
+    offset: Annotated[int, Parameter(ge=0, le=1_000_000)] = 0,
+    limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
+) -> list[p.Standing]:
+    """Standings from PostgreSQL: final once the tournament is finished, else the running order."""
+    services = _services(request)
+    await _tournament(services, tournament_id)
+    rows = await store.standings(services.db, tournament_id, offset, limit)
+    return [p.Standing(**dict(r)) for r in rows]
+
+
+def json_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, Any]]:
+    """An error as JSON, on a route whose own media type is not (errors take the route's by default)."""
+    body: dict[str, Any] = {"status_code": exc.status_code, "detail": exc.detail}
+    if exc.extra is not None:
+        body["extra"] = exc.extra
+    return Response(body, status_code=exc.status_code, headers=exc.headers, media_type=MediaType.JSON)
+
+
+@get(
+    "/api/tournaments/{tournament_id:int}/replays",
+    media_type="application/x-ndjson",
+    exception_handlers={HTTPException: json_error},
+)
+async def replays(request: Request[Any, Any, Any], tournament_id: int) -> Response[bytes]:
+    """After the finish: every entry's game as REPLAY.md input lines (pipe into `spidertour replay`)."""
+    services = _services(request)
+    tour = await _tournament(services, tournament_id)
+    if tour["status"] != "finished":
+        raise HTTPException(status_code=403, detail="replays are published when the tournament is finished")
+    lines = []
+    time_limit = tour["settings"]["time_limit"]
+    for r in await store.replays(services.db, tournament_id):
+        moves = r["moves"]
+        if r["status"] in TIME_UP:
+            # Not ended by its own moves: the clock ended it (or it never started). REPLAY.md ends a
+            # game by time at the first move timed at the limit, so this closing mark lets the
+            # engine alone score it as the server did (TR = 0); the mark itself is rejected.
+            moves = [*moves, {"type": "end", "t": time_limit}]
+        game = {
+            **tour["settings"],
+            "seed": tour["seed"],
+            "moves": moves,
+            "entry_id": r["entry_id"],
+            "player": r["player"],
+            "status": r["status"],
+            "final_score": r["final_score"],
+        }
+        lines.append(msgspec.json.encode(game))
+    return Response(b"\n".join(lines) + (b"\n" if lines else b""), media_type="application/x-ndjson")
+
+
+@get("/health")
+async def health(request: Request[Any, Any, Any]) -> Response[p.Health]:
+    """200 once PostgreSQL and Redis both answer, else 503."""
+    services = _services(request)
+    pg = rd = False
+    try:
+        pg = await services.db.fetchval("SELECT 1", timeout=2) == 1
+    except Exception:
+        pg = False
+    try:
+        rd = bool(await services.redis.ping())
+    except Exception:
+        rd = False
+    ok = pg and rd
+    return Response(
+        p.Health(status="ok" if ok else "unavailable", postgres=pg, redis=rd), status_code=200 if ok else 503
+    )
+
+
+ROUTES = [
+    post_tournament,
+    list_tournaments,
+    get_tournament,
+    post_player,
+    join,
+    my_entries,
+    standings,
+    replays,
+    health,
+]

@@ -1,0 +1,175 @@
+// A finished tournament (#/finished/TID): the revealed seed checked against the commitment in
+// this browser, the final standings, and a replay viewer that rebuilds the deal from the seed
+// (engine.js) and steps through any entrant's published game, re-scoring it on the way.
+
+import { api, knownEntries } from "./api.js";
+import { Board } from "./board.js";
+import { commitment, replayGame } from "./engine.js";
+import { clock, describeSettings, el, STATUS_NAMES, when } from "./ui.js";
+
+function moveText(m) {
+  if (!m) return "the deal";
+  if (m.type === "move") return `${m.count} card${m.count === 1 ? "" : "s"} from column ${m.from + 1} to ${m.to + 1}`;
+  if (m.type === "deal") return m.pile === undefined || m.pile === null ? "deal a row" : `deal pile ${m.pile + 1}`;
+  if (m.type === "undo") return "undo";
+  if (m.type === "end") return "end";
+  return m.type;
+}
+
+export function mount(main, tidText) {
+  const tid = Number(tidText);
+  const page = el("section", { class: "page finished-page", "data-tournament": tid });
+  main.append(page);
+  const mine = new Set(knownEntries().map((e) => e.id));
+  let games = null;
+  let viewer = null;
+
+  async function load() {
+    let t;
+    try {
+      t = await api.tournament(tid);
+    } catch (err) {
+      page.append(el("h1", {}, err.status === 404 ? "No such tournament" : err.message));
+      return;
+    }
+    document.title = `${t.name} \u00b7 results`;
+    page.append(el("header", { class: "page-head" }, el("h1", {}, t.name), el("span", { class: `badge st-${t.status}` }, t.status)),
+      el("p", { class: "muted" }, describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)}`,
+        t.finished_at ? ` \u00b7 finished ${when(t.finished_at)}` : ""));
+    if (t.status !== "finished") {
+      page.append(el("p", { class: "panel" }, "This tournament is not finished yet: its seed stays secret until then. ",
+        el("a", { href: `#/board/${tid}` }, "Watch the live leaderboard"), "."));
+      return;
+    }
+    const check = el("span", { class: "check", "data-check": "commitment" }, "checking\u2026");
+    page.append(el("div", { class: "panel fairness" },
+      el("h2", {}, "Fair play"),
+      el("dl", {},
+        el("dt", {}, "Seed"), el("dd", {}, el("code", { "data-field": "seed" }, t.seed)),
+        el("dt", {}, "Commitment"), el("dd", {}, el("code", { "data-field": "commitment" }, t.commitment)),
+        el("dt", {}, "Check"), el("dd", {}, check)),
+      el("p", { class: "muted small" }, "The commitment was published when the tournament was created: SHA-256 of ",
+        "the seed and settings. This page recomputes it, rebuilds the deal from the seed and re-scores every replay.")));
+    commitment(t.seed, t.settings).then((hash) => {
+      const ok = hash === t.commitment;
+      check.textContent = ok ? "\u2713 the seed and settings match the commitment" : `\u2717 mismatch: ${hash}`;
+      check.classList.add(ok ? "ok" : "bad");
+      check.dataset.ok = ok;
+    });
+
+    const standings = await api.standings(tid);
+    const body = el("tbody");
+    for (const s of standings) {
+      body.append(el("tr", { "data-entry": s.entry_id, class: mine.has(s.entry_id) ? "mine" : null },
+        el("td", { class: "num" }, s.rank),
+        el("td", {}, s.player, mine.has(s.entry_id) ? el("span", { class: "you-tag" }, "you") : null),
+        el("td", { class: "num score" }, s.score),
+        el("td", { class: "opt" }, el("span", { class: `badge st-${s.status}` }, STATUS_NAMES[s.status] || s.status)),
+        el("td", { class: "num opt" }, s.time_left === null ? "" : clock(s.time_left)),
+        el("td", {}, el("button", { class: "btn small", "data-action": "replay", onclick: () => replay(s.entry_id) },
+          "Replay"))));
+    }
+    if (!standings.length) body.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, "Nobody entered.")));
+    page.append(el("h2", {}, "Final standings"), el("div", { class: "table-wrap" },
+      el("table", { class: "standings final" }, el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"),
+        el("th", {}, "Player"), el("th", { class: "num" }, "Score"), el("th", { class: "opt" }, "Status"),
+        el("th", { class: "num opt" }, "Time left"), el("th"))), body)));
+  }
+
+  async function replay(entryId) {
+    games = games || (await api.replays(tid));
+    const game = games.find((g) => g.entry_id === entryId);
+    if (!game) return;
+    if (viewer) viewer.destroy();
+    viewer = new ReplayViewer(game);
+    page.querySelector(".replay")?.remove();
+    page.append(viewer.root);
+    await viewer.ready;
+    viewer.root.scrollIntoView({ behavior: document.body.classList.contains("simple") ? "auto" : "smooth" });
+  }
+
+  load();
+  return () => viewer?.destroy();
+}
+
+class ReplayViewer {
+  constructor(game) {
+    this.game = game;
+    this.step = 0;
+    this.timer = null;
+    const button = (action, label, title, fn) => el("button", { class: "btn", "data-action": action, title, onclick: fn }, label);
+    this.slider = el("input", { type: "range", min: 0, max: game.moves.length, value: 0, "aria-label": "move",
+      oninput: (e) => this.show(Number(e.target.value)) });
+    this.label = el("span", { class: "step-label", "data-field": "step" });
+    this.stats = el("span", { class: "muted", "data-field": "stats" });
+    this.rescore = el("p", { class: "rescore", "data-field": "rescore" }, "Replaying\u2026");
+    this.playBtn = button("play", "\u25b6 Play", "Play", () => this.toggle());
+    const boardEl = el("div", { class: "board" });
+    this.root = el("div", { class: "replay panel", "data-entry": game.entry_id },
+      el("h2", {}, `Replay: ${game.player}`, el("small", { class: "muted" }, ` entry ${game.entry_id}, ${game.moves.length} moves`)),
+      el("div", { class: "replay-controls row" },
+        button("first", "\u00ab First", "The deal", () => this.show(0)),
+        button("prev", "\u2039 Back", "Previous move", () => this.show(this.step - 1)),
+        this.playBtn,
+        button("next", "Next \u203a", "Next move", () => this.show(this.step + 1)),
+        button("last", "Last \u00bb", "The end", () => this.show(this.steps.length - 1)),
+        this.slider),
+      el("div", { class: "row" }, this.label, this.stats),
+      el("div", { class: "board-wrap felt" }, boardEl),
+      this.rescore);
+    this.board = new Board(boardEl, { readonly: true, room: () => window.innerHeight * 0.7 });
+    this.ready = this.load();
+  }
+
+  async load() {
+    const result = await replayGame(this.game);
+    this.steps = [{ ...result.initial, ok: true }, ...result.steps];
+    const published = this.game.final_score;
+    const same = result.final_score === published;
+    this.rescore.textContent = `Re-scored in this browser: ${result.final_score ?? "not over"}` +
+      ` (published ${published}) ${same ? "\u2713" : "\u2717"}`;
+    this.rescore.dataset.score = result.final_score;
+    this.rescore.dataset.ok = same;
+    this.rescore.classList.add(same ? "ok" : "bad");
+    this.show(0);
+  }
+
+  show(i) {
+    if (!this.steps) return;
+    this.step = Math.max(0, Math.min(this.steps.length - 1, i));
+    const v = this.steps[this.step];
+    const move = this.step ? this.game.moves[this.step - 1] : null;
+    this.board.render(v);
+    if (move && move.type === "move" && v.ok && this.steps[this.step - 1].sequences === v.sequences) {
+      this.board.groupEls(move.to, move.count).forEach((c) => c.classList.add("moved"));
+    }
+    this.slider.value = this.step;
+    this.board.root.dataset.step = this.step;
+    const at = move && move.t !== undefined ? ` at ${clock(move.t)}` : "";
+    this.label.textContent = `${this.step ? `Move ${this.step} of ${this.steps.length - 1}: ` : "Start: "}${moveText(move)}${at}` +
+      (v.ok ? "" : ` (refused: ${v.error})`);
+    this.stats.textContent = ` \u00b7 score ${v.score} \u00b7 sequences ${v.sequences}/${v.sequences_to_win}` +
+      ` \u00b7 reveals ${v.reveals}${v.over ? ` \u00b7 final ${v.final_score}` : ""}`;
+    if (this.step >= this.steps.length - 1) this.pause();
+  }
+
+  toggle() {
+    if (this.timer) this.pause();
+    else {
+      if (this.step >= this.steps.length - 1) this.show(0);
+      this.timer = setInterval(() => this.show(this.step + 1), 700);
+      this.playBtn.textContent = "\u23f8 Pause";
+    }
+  }
+
+  pause() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.playBtn.textContent = "\u25b6 Play";
+  }
+
+  destroy() {
+    this.pause();
+    this.board.destroy();
+  }
+}

@@ -1,0 +1,145 @@
+// The live leaderboard (#/board/TID): the watch websocket's snapshot, then its coalesced updates
+// (changed rows with their ranks, the top rows, a status change), with the viewer's entry marked.
+
+import { api, knownEntries, player, wsUrl } from "./api.js";
+import { clock, describeSettings, el, STATUS_NAMES } from "./ui.js";
+
+export function mount(main, tidText) {
+  const tid = Number(tidText);
+  const page = el("section", { class: "page board-page", "data-tournament": tid });
+  const heading = el("h1", { "data-field": "name" }, `Tournament ${tid}`);
+  const status = el("span", { class: "badge", "data-field": "status" });
+  const live = el("span", { class: "live", "data-field": "live" }, "connecting\u2026");
+  const meta = el("p", { class: "meta muted" });
+  const body = el("tbody");
+  const table = el("table", { class: "standings live-board" },
+    el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"), el("th", {}, "Player"),
+      el("th", { class: "num" }, "Score"), el("th", { class: "opt" }, "Status"), el("th", { class: "num opt" }, "Time left"))),
+    body);
+  const mineBox = el("div", { class: "mine-box", hidden: true });
+  const footer = el("p", { class: "muted small" });
+  page.append(el("div", { class: "banner felt" }, el("header", { class: "page-head" }, heading, status, live), meta),
+    mineBox,
+    el("div", { class: "table-wrap" }, table), footer);
+  main.append(page);
+
+  let mine = new Set(knownEntries().filter((e) => e.tournament_id === tid).map((e) => e.id));
+  let top = [];
+  let myRow = null;
+  let entrants = 0;
+  let ws = null;
+  let stopped = false;
+  let retry = null;
+  let attempts = 0;
+
+  function rowEl(r, flash) {
+    const cls = [mine.has(r.entry_id) ? "mine" : "", flash ? "flash" : ""].join(" ").trim();
+    return el("tr", { "data-entry": r.entry_id, class: cls || null },
+      el("td", { class: "num", "data-field": "rank" }, r.rank ?? ""),
+      el("td", { "data-field": "player" }, r.player, mine.has(r.entry_id) ? el("span", { class: "you-tag" }, "you") : null),
+      el("td", { class: "num score", "data-field": "score" }, r.score),
+      el("td", { class: "opt", "data-field": "status" }, el("span", { class: `badge st-${r.status}` },
+        STATUS_NAMES[r.status] || r.status)),
+      el("td", { class: "num opt", "data-field": "time-left" }, r.time_left === null || r.time_left === undefined
+        ? "\u2013" : clock(r.time_left)));
+  }
+
+  function draw(changedIds = new Set()) {
+    body.replaceChildren(...top.map((r) => rowEl(r, changedIds.has(r.entry_id))));
+    if (!top.length) body.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No entrants yet.")));
+    meta.querySelector("[data-field=entrants]").textContent = entrants;
+    const shown = top.some((r) => mine.has(r.entry_id));
+    mineBox.hidden = !myRow || shown;
+    if (myRow && !shown) {
+      mineBox.replaceChildren(el("span", { class: "muted" }, "Your place: "),
+        el("table", { class: "standings" }, el("tbody", {}, rowEl(myRow, changedIds.has(myRow.entry_id)))));
+    }
+  }
+
+  function setStatus(s) {
+    status.textContent = s;
+    status.className = `badge st-${s}`;
+    footer.replaceChildren(s === "finished"
+      ? el("a", { href: `#/finished/${tid}`, class: "btn", "data-action": "results" }, "Final results and replays")
+      : "Scores update live as entrants play: 25 a card turned, 100 a sequence, a time bonus at the end.");
+  }
+
+  function receive(msg) {
+    if (msg.type === "snapshot") {
+      top = msg.top;
+      entrants = msg.entrants;
+      setStatus(msg.status);
+      draw();
+    } else if (msg.type === "update") {
+      top = msg.top;
+      entrants = msg.entrants;
+      const ids = new Set(msg.changed.map((r) => r.entry_id));
+      for (const r of msg.changed) if (mine.has(r.entry_id)) myRow = r;
+      if (msg.status) setStatus(msg.status);
+      draw(ids);
+    } else if (msg.type === "error" && msg.code === "not_found") {
+      stopped = true;
+      live.textContent = "no such tournament";
+    }
+  }
+
+  function connect() {
+    ws = new WebSocket(wsUrl(`/ws/watch/${tid}`));
+    ws.onopen = () => {
+      attempts = 0;
+      live.textContent = "\u25cf live";
+      live.classList.add("on");
+    };
+    ws.onmessage = (e) => receive(JSON.parse(e.data));
+    ws.onclose = () => {
+      live.classList.remove("on");
+      if (stopped) return;
+      live.textContent = "reconnecting\u2026";
+      attempts += 1;
+      retry = setTimeout(connect, Math.min(5000, 300 * 2 ** attempts));
+    };
+  }
+
+  async function load() {
+    try {
+      const t = await api.tournament(tid);
+      heading.textContent = t.name;
+      document.title = `${t.name} \u00b7 leaderboard`;
+      meta.replaceChildren(describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)} \u00b7 `,
+        el("span", { "data-field": "entrants" }, entrants || t.entrants), " entrants");
+      setStatus(t.status);
+    } catch (err) {
+      heading.textContent = err.status === 404 ? "No such tournament" : `Could not load: ${err.message}`;
+      stopped = true;
+      return;
+    }
+    if (player()) {
+      try {
+        const entries = await api.myEntries();
+        mine = new Set(entries.filter((e) => e.tournament_id === tid).map((e) => e.id));
+      } catch {
+        /* highlight from what is known */
+      }
+    }
+    for (const id of mine) {
+      try {
+        const around = await api.around(tid, id, 0);
+        myRow = around.rows.find((r) => r.entry_id === id) || null;
+      } catch {
+        /* not on the board yet */
+      }
+    }
+    if (!stopped) {
+      draw();
+      connect();
+    }
+  }
+
+  meta.append(el("span", { "data-field": "entrants" }, "0"), " entrants");
+  load();
+  return () => {
+    stopped = true;
+    clearTimeout(retry);
+    if (ws) ws.close();
+  };
+}

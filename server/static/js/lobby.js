@@ -1,0 +1,199 @@
+// The lobby (#/lobby): who you are (register, or paste a token), your entries, and every
+// tournament by status with its game, settings, time limit, entrants and commitment.
+
+import { api, forgetPlayer, player, setPlayer } from "./api.js";
+import { clock, copyText, describeSettings, el, notify, STATUS_NAMES, when } from "./ui.js";
+
+const SECTIONS = [
+  ["open", "Open now", "Join, then start whenever you are ready."],
+  ["scheduled", "Upcoming", "Entries open at the time shown."],
+  ["closing", "Closing", "No new entries: games in progress are finishing."],
+  ["finished", "Finished", "Seeds revealed, replays published."],
+];
+
+export function mount(main) {
+  const page = el("section", { class: "page lobby-page" });
+  const you = el("div", { class: "panel you", id: "you" });
+  const lists = el("div", { class: "tournaments" });
+  page.append(el("div", { class: "lobby-side" }, you), lists);
+  main.append(page);
+  let entries = [];
+  let tournaments = [];
+  let alive = true;
+  let freshToken = null; // shown until the player says it is kept
+
+  async function refresh() {
+    try {
+      tournaments = await api.tournaments();
+    } catch (err) {
+      lists.replaceChildren(el("p", { class: "error" }, `Could not load the tournaments: ${err.message}`));
+      return;
+    }
+    if (player()) {
+      try {
+        entries = await api.myEntries();
+      } catch (err) {
+        entries = [];
+        if (err.status === 401) {
+          notify("This device's token is not known to the server: register again.", "error");
+          forgetPlayer();
+        }
+      }
+    }
+    if (!alive) return;
+    drawYou();
+    drawLists();
+  }
+
+  function drawYou() {
+    const newToken = freshToken;
+    const me = player();
+    document.getElementById("who").textContent = me ? me.name : "";
+    if (!me) {
+      const name = el("input", { name: "name", maxlength: 40, required: true, placeholder: "Your display name",
+        autocomplete: "nickname" });
+      const pasted = el("input", { name: "token", placeholder: "Paste your token", autocomplete: "off" });
+      you.replaceChildren(
+        el("h2", {}, "Play"),
+        el("p", { class: "intro" }, "Timed Spider solitaire tournaments: every entrant gets the same deal and the same ",
+          "clock. Pick a name to get your player token; no password, no e-mail."),
+        el("form", { class: "stack", "data-form": "register", onsubmit: (e) => { e.preventDefault(); register(name.value); } },
+          el("label", {}, "Display name", name),
+          el("button", { class: "btn primary", type: "submit" }, "Register")),
+        el("details", { class: "have-token" }, el("summary", {}, "I already have a token"),
+          el("form", { class: "stack", onsubmit: (e) => { e.preventDefault(); useToken(pasted.value.trim()); } },
+            pasted, el("button", { class: "btn", type: "submit" }, "Use this token"))));
+      return;
+    }
+    const parts = [el("h2", {}, "Playing as ", el("span", { "data-field": "player-name" }, me.name))];
+    if (newToken) {
+      const code = el("code", { class: "token", "data-field": "token" }, newToken);
+      parts.push(el("div", { class: "token-box", role: "alert" },
+        el("p", {}, el("b", {}, "Your token, shown this once. "),
+          "It is kept on this device; copy it to play from another one. The server cannot show it again."),
+        code,
+        el("div", { class: "row" },
+          el("button", { class: "btn", "data-action": "copy-token", onclick: async (e) => {
+            const ok = await copyText(newToken);
+            e.target.textContent = ok ? "Copied" : "Select and copy it";
+          } }, "Copy"),
+          el("button", { class: "btn ghost", "data-action": "kept", onclick: () => { freshToken = null; drawYou(); } },
+            "I have kept it"))));
+    }
+    parts.push(el("h3", {}, "My entries"));
+    if (!entries.length) parts.push(el("p", { class: "muted" }, "None yet: join an open tournament."));
+    else parts.push(el("ul", { class: "my-entries" }, entries.map(entryItem)));
+    parts.push(el("button", { class: "btn ghost small", onclick: () => {
+      if (confirm("Forget this player on this device? Without the token you cannot play its entries.")) {
+        forgetPlayer();
+        entries = [];
+        drawYou();
+        drawLists();
+      }
+    } }, "Forget me on this device"));
+    you.replaceChildren(...parts);
+  }
+
+  function entryItem(e) {
+    const t = tournaments.find((x) => x.id === e.tournament_id);
+    const playing = e.status === "joined" || e.status === "playing";
+    const label = e.status === "joined" ? "Start" : e.status === "playing" ? "Resume" : "View";
+    return el("li", { "data-entry": e.id },
+      el("div", {}, el("b", {}, t ? t.name : `Tournament ${e.tournament_id}`),
+        el("span", { class: `badge st-${e.status}` }, STATUS_NAMES[e.status] || e.status)),
+      el("div", { class: "row" },
+        el("span", { class: "muted" }, `score ${e.final_score ?? e.score}`),
+        el("a", { class: `btn small${playing ? " primary" : ""}`, href: `#/play/${e.id}`, "data-action": "play" }, label),
+        el("a", { class: "btn small ghost", href: `#/board/${e.tournament_id}` }, "Leaderboard")));
+  }
+
+  async function register(name) {
+    try {
+      const created = await api.register(name);
+      setPlayer({ id: created.id, name: created.name, token: created.token });
+      entries = [];
+      freshToken = created.token;
+      drawYou();
+      drawLists();
+    } catch (err) {
+      notify(err.message, "error");
+    }
+  }
+
+  async function useToken(token) {
+    if (!token) return;
+    try {
+      const mine = await api.myEntries(token);
+      setPlayer({ id: mine[0]?.player_id ?? null, name: mine[0]?.player ?? "you", token });
+      entries = mine;
+      drawYou();
+      drawLists();
+    } catch (err) {
+      notify(err.status === 401 ? "The server does not know this token." : err.message, "error");
+    }
+  }
+
+  async function join(t) {
+    try {
+      const entry = await api.join(t.id);
+      await api.myEntries();
+      location.hash = `#/play/${entry.id}`;
+    } catch (err) {
+      notify(err.message, "error");
+      refresh();
+    }
+  }
+
+  function tournamentCard(t) {
+    const mine = entries.find((e) => e.tournament_id === t.id);
+    const s = t.settings;
+    const actions = [];
+    if (t.status === "open" && !mine) {
+      actions.push(player()
+        ? el("button", { class: "btn primary", "data-action": "join", onclick: () => join(t) }, "Join")
+        : el("span", { class: "muted" }, "Register to join"));
+    }
+    if (mine) {
+      const label = mine.status === "joined" ? "Start" : mine.status === "playing" ? "Resume" : "My game";
+      actions.push(el("a", { class: "btn primary", href: `#/play/${mine.id}`, "data-action": "play" }, label));
+    }
+    if (t.status === "finished") {
+      actions.push(el("a", { class: "btn", href: `#/finished/${t.id}`, "data-action": "results" }, "Results & replays"));
+    } else {
+      actions.push(el("a", { class: "btn ghost", href: `#/board/${t.id}`, "data-action": "leaderboard" }, "Leaderboard"));
+    }
+    const [timeLabel, time] = t.status === "scheduled" ? ["Opens", t.opens_at]
+      : t.status === "finished" ? ["Finished", t.finished_at] : ["Closes", t.closes_at];
+    return el("article", { class: `tournament st-${t.status}`, "data-tournament": t.id },
+      el("header", {}, el("h3", {}, t.name), el("span", { class: `badge st-${t.status}` }, t.status)),
+      el("p", { class: "rules", "data-field": "rules" }, describeSettings(s)),
+      el("dl", { class: "facts" },
+        el("div", {}, el("dt", {}, "Time limit"), el("dd", { "data-field": "time-limit" }, clock(s.time_limit))),
+        el("div", {}, el("dt", {}, "Entrants"), el("dd", { "data-field": "entrants" }, t.entrants)),
+        el("div", {}, el("dt", {}, timeLabel), el("dd", {}, when(time)))),
+      el("p", { class: "commitment", title: "SHA-256 of the seed and settings, published before anyone plays" },
+        el("span", { class: "muted" }, "commitment "), el("code", { "data-field": "commitment" }, t.commitment)),
+      el("div", { class: "row actions" }, actions));
+  }
+
+  function drawLists() {
+    const parts = [];
+    for (const [status, heading, hint] of SECTIONS) {
+      const list = tournaments.filter((t) => t.status === status);
+      if (!list.length && status !== "open") continue;
+      parts.push(el("section", { class: `tournament-list list-${status}`, "data-status": status },
+        el("h2", {}, heading, el("small", { class: "muted" }, ` ${hint}`)),
+        list.length ? el("div", { class: "grid" }, list.map(tournamentCard))
+          : el("p", { class: "muted" }, "No tournament is open right now.")));
+    }
+    lists.replaceChildren(...parts);
+  }
+
+  drawYou();
+  refresh();
+  const timer = setInterval(refresh, 15000);
+  return () => {
+    alive = false;
+    clearInterval(timer);
+  };
+}

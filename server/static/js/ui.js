@@ -1,0 +1,104 @@
+// Small DOM helpers shared by every page: building elements, messages, dialogs, formatting.
+
+/** el("div", {class: "x", "data-col": 3, onclick: fn}, "text", child, ...) */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key === "html") node.innerHTML = value;
+    else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** A short message at the top of the screen (role=alert); `kind` is "error", "ok" or "info". */
+export function notify(message, kind = "info", ms = 4000) {
+  const box = document.getElementById("notices");
+  const note = el("div", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status" }, message);
+  box.append(note);
+  setTimeout(() => note.classList.add("fade"), ms);
+  setTimeout(() => note.remove(), ms + 400);
+  return note;
+}
+
+/** A modal confirmation; resolves true when the user confirms. */
+export function confirmDialog(title, text, confirmLabel, cancelLabel = "Cancel") {
+  return new Promise((resolve) => {
+    const dialog = el("dialog", { class: "confirm-dialog" },
+      el("h2", {}, title), el("p", {}, text),
+      el("form", { method: "dialog", class: "dialog-buttons" },
+        el("button", { value: "cancel", class: "btn", "data-action": "cancel" }, cancelLabel),
+        el("button", { value: "ok", class: "btn danger", "data-action": "confirm" }, confirmLabel)));
+    dialog.addEventListener("close", () => {
+      resolve(dialog.returnValue === "ok");
+      dialog.remove();
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    dialog.querySelector("[data-action=cancel]").focus();
+  });
+}
+
+export function clock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const mm = String(m).padStart(h ? 2 : 1, "0");
+  return `${h ? `${h}:` : ""}${mm}:${String(s % 60).padStart(2, "0")}`;
+}
+
+export function when(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  return d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+export const VARIANT_NAMES = {
+  spider78: "Spider 78",
+  spider: "Spider",
+  huge_spider: "Huge Spider",
+  black_widow: "Black Widow",
+  curds_and_whey: "Curds and Whey",
+};
+
+/** "Spider 78 · 2 suits · free column · undo · 10:00" */
+export function describeSettings(s) {
+  const parts = [VARIANT_NAMES[s.variant] || s.variant, `${s.suits} suit${s.suits === 1 ? "" : "s"}`];
+  if (s.free_column) parts.push("free column");
+  if (!s.undo) parts.push("no undo");
+  else if (s.undo_limit !== null && s.undo_limit !== undefined) parts.push(`${s.undo_limit} undos`);
+  else parts.push("undo");
+  if (s.variant === "spider78") {
+    if (!s.draw_pile_choice) parts.push("piles in order");
+    if (!s.draw_pile_tops_up) parts.push("pile tops hidden");
+  }
+  return parts.join(" · ");
+}
+
+/** Copy text to the clipboard (falls back to a selected text field where the API is missing). */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = el("textarea", { class: "offscreen" });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    return ok;
+  }
+}
+
+export const STATUS_NAMES = {
+  joined: "joined", playing: "playing", won: "won", ended: "ended", timed_out: "out of time", absent: "absent",
+};

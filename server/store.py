@@ -1,0 +1,267 @@
+"""Every SQL statement the server runs, in one place."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, NamedTuple
+
+import asyncpg
+
+STATUS_SQL = """CASE WHEN t.finished_at IS NOT NULL THEN 'finished'
+                     WHEN now() < t.opens_at THEN 'scheduled'
+                     WHEN now() < t.closes_at THEN 'open'
+                     ELSE 'closing' END"""
+
+TOURNAMENT_SQL = f"""
+    SELECT t.id, t.name, t.settings, t.seed, t.commitment, t.opens_at, t.closes_at, t.finished_at,
+           {STATUS_SQL} AS status,
+           (SELECT count(*) FROM entries e WHERE e.tournament_id = t.id) AS entrants
+      FROM tournaments t"""
+
+ENTRY_SQL = """
+    SELECT e.id, e.tournament_id, e.player_id, p.name AS player, e.status, e.score, e.reveals, e.sequences,
+           e.final_score, e.time_left, e.started_at, e.deadline, e.created_at, e.moves, e.last_seq, e.epoch,
+           e.ordinal
+      FROM entries e JOIN players p ON p.id = e.player_id"""
+
+# What the leaderboard needs of an entry (server/leaderboard.py).
+BOARD_SQL = """
+    SELECT e.id, e.tournament_id, e.ordinal, p.name AS player, e.status, e.score, e.final_score, e.time_left
+      FROM entries e JOIN players p ON p.id = e.player_id"""
+
+# Ranking of RULES.md: higher score first, then more time remaining at the end, then the earlier entry.
+# Running games count as 0 seconds remaining until they end.
+RANK_ORDER = """coalesce(e.final_score, e.score) DESC,
+                CASE WHEN e.status = 'playing' THEN 0 ELSE coalesce(e.time_left, 0) END DESC, e.ordinal"""
+MAX_ENTRANTS = (1 << 19) - 1
+
+
+async def create_player(db: asyncpg.Pool, name: str, token_hash: bytes) -> int:
+    return await db.fetchval("INSERT INTO players (name, token_hash) VALUES ($1, $2) RETURNING id", name, token_hash)
+
+
+async def player_by_token(db: asyncpg.Pool, token_hash: bytes) -> asyncpg.Record | None:
+    return await db.fetchrow("SELECT id, name FROM players WHERE token_hash = $1", token_hash)
+
+
+async def create_tournament(
+    db: asyncpg.Pool,
+    name: str,
+    settings: dict[str, Any],
+    seed: str,
+    commitment: str,
+    opens_at: datetime,
+    closes_at: datetime,
+) -> int:
+    return await db.fetchval(
+        """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at)
+           VALUES ($1, $2, $3, $4, $5, $6) RETURNING id""",
+        name,
+        settings,
+        seed,
+        commitment,
+        opens_at,
+        closes_at,
+    )
+
+
+async def tournaments(db: asyncpg.Pool, status: str | None = None, limit: int = 100) -> list[asyncpg.Record]:
+    where = f"WHERE {STATUS_SQL} = $1" if status else "WHERE $1::text IS NULL"
+    return await db.fetch(f"{TOURNAMENT_SQL} {where} ORDER BY t.opens_at DESC, t.id DESC LIMIT $2", status, limit)
+
+
+async def tournament(db: asyncpg.Pool | asyncpg.Connection, tournament_id: int) -> asyncpg.Record | None:
+    return await db.fetchrow(f"{TOURNAMENT_SQL} WHERE t.id = $1", tournament_id)
+
+
+async def join(db: asyncpg.Pool, tournament_id: int, player_id: int) -> int | None:
+    """A new entry, or None when the player already has one in this tournament."""
+    async with db.acquire() as conn, conn.transaction():
+        if await conn.fetchval(
+            "SELECT 1 FROM entries WHERE tournament_id = $1 AND player_id = $2", tournament_id, player_id
+        ):
+            return None
+        ordinal = await conn.fetchval(
+            """UPDATE tournaments SET entry_count = entry_count + 1 WHERE id = $1 AND entry_count < $2
+               RETURNING entry_count""",
+            tournament_id,
+            MAX_ENTRANTS,
+        )
+        if ordinal is None:
+            return None
+        return await conn.fetchval(
+            """INSERT INTO entries (tournament_id, player_id, ordinal) VALUES ($1, $2, $3)
+               ON CONFLICT (tournament_id, player_id) DO NOTHING RETURNING id""",
+            tournament_id,
+            player_id,
+            ordinal,
+        )
+
+
+async def entry(db: asyncpg.Pool | asyncpg.Connection, entry_id: int) -> asyncpg.Record | None:
+    return await db.fetchrow(f"{ENTRY_SQL} WHERE e.id = $1", entry_id)
+
+
+async def entry_of(db: asyncpg.Pool, tournament_id: int, player_id: int) -> asyncpg.Record | None:
+    return await db.fetchrow(f"{ENTRY_SQL} WHERE e.tournament_id = $1 AND e.player_id = $2", tournament_id, player_id)
+
+
+async def entries_of_player(db: asyncpg.Pool, player_id: int) -> list[asyncpg.Record]:
+    return await db.fetch(f"{ENTRY_SQL} WHERE e.player_id = $1 ORDER BY e.id DESC", player_id)
+
+
+async def start(db: asyncpg.Pool, entry_id: int, time_limit: int) -> asyncpg.Record | None:
+    """Start the clock of a joined entry while its tournament is open. None if it cannot start."""
+    return await db.fetchrow(
+        """UPDATE entries e SET status = 'playing', started_at = now(),
+                  deadline = now() + make_interval(secs => $2)
+             FROM tournaments t
+            WHERE e.id = $1 AND e.status = 'joined' AND t.id = e.tournament_id
+              AND t.finished_at IS NULL AND now() >= t.opens_at AND now() < t.closes_at
+        RETURNING e.started_at, e.deadline""",
+        entry_id,
+        float(time_limit),
+    )
+
+
+async def claim(db: asyncpg.Pool, entry_id: int) -> int:
+    """Become the entry's one writer: a new epoch that every later move must carry."""
+    return await db.fetchval("UPDATE entries SET epoch = epoch + 1 WHERE id = $1 RETURNING epoch", entry_id)
+
+
+async def moves(db: asyncpg.Pool | asyncpg.Connection, entry_id: int) -> list[asyncpg.Record]:
+    return await db.fetch("SELECT n, seq, move, t FROM moves WHERE entry_id = $1 ORDER BY n", entry_id)
+
+
+class MoveRecord(NamedTuple):
+    """One accepted move and the entry's state after it."""
+
+    entry_id: int
+    epoch: int
+    n: int
+    seq: int
+    move: str  # RULES.md's JSON form, encoded
+    t: float
+    score: int
+    reveals: int
+    sequences: int
+    status: str
+    final_score: int | None
+    time_left: int | None
+
+
+async def record_moves(db: asyncpg.Pool, records: list[MoveRecord]) -> list[bool]:
+    """Commit many games' moves and their entries' new scores in one statement (one transaction).
+
+    A move is written only if its connection still holds the entry (epoch), the entry is still
+    playing and the move is the next one; each answer says whether it was. A batch never holds
+    two moves of one entry (a connection waits for each answer before its next move).
+    """
+    columns = list(zip(*records, strict=True))
+    written = await db.fetch(
+        """WITH i AS (
+               SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::bigint[], $5::text[],
+                                    $6::float8[], $7::int[], $8::int[], $9::int[], $10::text[], $11::int[], $12::int[])
+                   AS i(entry_id, epoch, n, seq, move, t, score, reveals, sequences, status, final_score, time_left)),
+           u AS (
+               UPDATE entries e SET moves = i.n, last_seq = i.seq, score = i.score, reveals = i.reveals,
+                      sequences = i.sequences, status = i.status, final_score = i.final_score,
+                      time_left = i.time_left, ended_at = CASE WHEN i.status = 'playing' THEN NULL ELSE now() END
+                 FROM i
+                WHERE e.id = i.entry_id AND e.epoch = i.epoch AND e.moves = i.n - 1 AND e.status = 'playing'
+            RETURNING e.id)
+           INSERT INTO moves (entry_id, n, seq, move, t)
+           SELECT i.entry_id, i.n, i.seq, i.move::jsonb, i.t FROM i JOIN u ON u.id = i.entry_id
+           RETURNING entry_id""",
+        *columns,
+    )
+    done = {r["entry_id"] for r in written}
+    return [r.entry_id in done for r in records]
+
+
+async def time_out(db: asyncpg.Pool, entry_id: int | None = None) -> list[asyncpg.Record]:
+    """End by time every playing game past its deadline (or just one). Final score = score (TR = 0)."""
+    return await db.fetch(
+        """WITH u AS (
+               UPDATE entries SET status = 'timed_out', final_score = score, time_left = 0, ended_at = deadline
+                WHERE status = 'playing' AND deadline <= now() AND ($1::bigint IS NULL OR id = $1)
+            RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left)
+           SELECT u.*, p.name AS player FROM u JOIN players p ON p.id = u.player_id""",
+        entry_id,
+    )
+
+
+async def board_rows(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
+    """Every entry of a tournament as the leaderboard shows it (to rebuild it)."""
+    return await db.fetch(f"{BOARD_SQL} WHERE e.tournament_id = $1", tournament_id)
+
+
+async def active_tournaments(db: asyncpg.Pool) -> list[int]:
+    """Tournaments whose leaderboards live in Redis: not finished, and open or closing."""
+    rows = await db.fetch("SELECT id FROM tournaments WHERE finished_at IS NULL AND opens_at <= now()")
+    return [r["id"] for r in rows]
+
+
+async def finish_due(db: asyncpg.Pool) -> list[int]:
+    """Finish every closed tournament with no game still running; store its standings."""
+    finished = []
+    async with db.acquire() as conn, conn.transaction():
+        due = await conn.fetch(
+            """SELECT t.id FROM tournaments t
+                WHERE t.finished_at IS NULL AND t.closes_at <= now()
+                  AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.tournament_id = t.id AND e.status = 'playing')
+                FOR UPDATE SKIP LOCKED"""
+        )
+        for row in due:
+            tid = row["id"]
+            await conn.execute(
+                """UPDATE entries SET status = 'absent', final_score = 0, time_left = 0
+                    WHERE tournament_id = $1 AND status = 'joined'""",
+                tid,
+            )
+            await conn.execute(
+                f"""INSERT INTO standings (tournament_id, rank, entry_id, player_id, player, final_score,
+                                           time_left, status)
+                    SELECT e.tournament_id, row_number() OVER (ORDER BY {RANK_ORDER}), e.id, e.player_id, p.name,
+                           coalesce(e.final_score, e.score), coalesce(e.time_left, 0), e.status
+                      FROM entries e JOIN players p ON p.id = e.player_id
+                     WHERE e.tournament_id = $1""",
+                tid,
+            )
+            await conn.execute("UPDATE tournaments SET finished_at = now() WHERE id = $1", tid)
+            finished.append(tid)
+    return finished
+
+
+async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit: int = 100) -> list[asyncpg.Record]:
+    """Final standings once stored, else the running order computed from the entries."""
+    rows = await db.fetch(
+        """SELECT rank, entry_id, player_id, player, final_score AS score, time_left, status
+             FROM standings WHERE tournament_id = $1 ORDER BY rank OFFSET $2 LIMIT $3""",
+        tournament_id,
+        offset,
+        limit,
+    )
+    if rows:
+        return rows
+    return await db.fetch(
+        f"""SELECT row_number() OVER (ORDER BY {RANK_ORDER}) AS rank, e.id AS entry_id, e.player_id,
+                   p.name AS player, coalesce(e.final_score, e.score) AS score, e.time_left, e.status
+              FROM entries e JOIN players p ON p.id = e.player_id
+             WHERE e.tournament_id = $1 ORDER BY rank OFFSET $2 LIMIT $3""",
+        tournament_id,
+        offset,
+        limit,
+    )
+
+
+async def replays(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
+    """Every entry of a tournament with its moves, for the published replays."""
+    return await db.fetch(
+        """SELECT e.id AS entry_id, e.player_id, p.name AS player, e.status, e.final_score, e.time_left,
+                  coalesce((SELECT jsonb_agg(m.move || jsonb_build_object('t', m.t) ORDER BY m.n)
+                              FROM moves m WHERE m.entry_id = e.id), '[]'::jsonb) AS moves
+             FROM entries e JOIN players p ON p.id = e.player_id
+            WHERE e.tournament_id = $1 ORDER BY e.id""",
+        tournament_id,
+    )

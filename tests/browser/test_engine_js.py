@@ -1,0 +1,130 @@
+"""The browser's engine (server/static/js/engine.js) against the deal vectors and the Python engine."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Page
+
+from engine import Deal, End, Game, MoveCards, Settings, Undo
+from engine.replay import replay_game
+from tests.client import Api
+
+VECTORS = json.loads((Path(__file__).resolve().parents[1] / "deal-vectors.json").read_text())
+
+IMPORT = "const engine = await import('/js/engine.js'); const sha = await import('/js/sha256.js');"
+
+
+async def test_every_deal_vector(page: Page) -> None:
+    await page.goto("/#/settings")
+    assert await page.evaluate("() => !!crypto.subtle")  # 127.0.0.1 is a secure context
+    mismatches = await page.evaluate(
+        f"""async (vectors) => {{
+            {IMPORT}
+            const bad = [];
+            for (const v of vectors) {{
+              const got = await engine.dealJson({{variant: v.variant, suits: v.suits}}, v.seed);
+              for (const key of ['shuffled', 'columns', 'draw_piles', 'stock']) {{
+                if (JSON.stringify(got[key]) !== JSON.stringify(v[key])) bad.push([v.variant, v.suits, v.seed, key]);
+              }}
+            }}
+            return bad;
+        }}""",
+        VECTORS,
+    )
+    assert len(VECTORS) >= 40
+    assert mismatches == []
+
+
+async def test_plain_javascript_sha256_deals_alike(page: Page) -> None:
+    """Pages served over plain http away from localhost have no crypto.subtle: the fallback must agree."""
+    await page.goto("/#/settings")
+    picked = [v for v in VECTORS if v["variant"] in ("spider78", "huge_spider") and v["suits"] == 2]
+    result = await page.evaluate(
+        f"""async (vectors) => {{
+            {IMPORT}
+            const out = [];
+            for (const v of vectors) {{
+              const hash = async (bytes) => sha.sha256(bytes);
+              out.push((await engine.dealJson({{variant: v.variant, suits: v.suits}}, v.seed, hash)).shuffled);
+            }}
+            const long = new Uint8Array(1000).fill(97);
+            out.push(sha.hex(sha.sha256(long)) === sha.hex(await sha.digest(long)));
+            return out;
+        }}""",
+        picked,
+    )
+    assert result == [v["shuffled"] for v in picked] + [True]
+
+
+def random_game(variant: str, suits: int, seed: str, rng: random.Random, steps: int = 50) -> dict[str, Any]:
+    """A game with legal moves, deals, undos, refused moves and time, ending or running out of time."""
+    settings = Settings(variant=variant, suits=suits, time_limit=300, undo_limit=6)
+    game = Game(settings, seed)
+    moves: list[dict[str, Any]] = []
+    t = 0.0
+    for _ in range(steps):
+        t += rng.uniform(0.1, 3)
+        legal = list(game.legal_moves())
+        roll = rng.random()
+        if roll < 0.1:
+            move: Any = Undo()
+        elif roll < 0.18:
+            width = len(game.columns)
+            move = MoveCards(rng.randrange(width), rng.randint(1, 3), rng.randrange(width))
+        elif legal:
+            cards = [m for m in legal if m.type == "move"]
+            move = rng.choice(cards) if cards and rng.random() < 0.85 else rng.choice(legal)
+        else:
+            move = Deal() if game.stock is not None else Deal(0)
+        moves.append({**move.to_json(), "t": round(t, 3)})
+        if game.is_legal(move):
+            game.play(move)
+    moves.append({**(End().to_json()), "t": round(t + 1, 3)} if rng.random() < 0.5 else {"type": "end", "t": 300})
+    return {"variant": variant, "suits": suits, "seed": seed, "time_limit": 300, "undo_limit": 6, "moves": moves}
+
+
+async def test_replays_step_for_step_like_the_python_engine(page: Page) -> None:
+    rng = random.Random(20261122)
+    games = [
+        random_game(variant, suits, f"replay-{variant}-{i}", rng)
+        for i, (variant, suits) in enumerate(
+            [("spider78", 2), ("spider78", 1), ("spider", 4), ("huge_spider", 2), ("black_widow", 4),
+             ("curds_and_whey", 4)]
+        )
+    ]
+    await page.goto("/#/settings")
+    from_js = await page.evaluate(
+        f"""async (games) => {{
+            {IMPORT}
+            const out = [];
+            for (const g of games) out.push(await engine.replayGame(g));
+            return out;
+        }}""",
+        games,
+    )
+    from_python = [replay_game(g) for g in games]
+    assert sum(1 for g in from_python for s in g["steps"] if not s["ok"]) > 5  # refused moves were tried
+    for js, py in zip(from_js, from_python, strict=True):
+        assert js["initial"] == py["initial"]
+        for i, (a, b) in enumerate(zip(js["steps"], py["steps"], strict=True)):
+            assert a == b, f"step {i}"
+        assert js["final_score"] == py["final_score"]
+
+
+async def test_commitment_as_the_server_computes_it(page: Page, api: Api) -> None:
+    tour = api.create_tournament(name="Committed", seed="s\u00e9ed \u2660 42", variant="spider", suits=2)
+    await page.goto("/#/settings")
+    got = await page.evaluate(
+        f"""async ([seed, settings]) => {{ {IMPORT} return engine.commitment(seed, settings); }}""",
+        ["s\u00e9ed \u2660 42", tour["settings"]],
+    )
+    assert got == tour["commitment"]
+    other = await page.evaluate(
+        f"""async ([seed, settings]) => {{ {IMPORT} return engine.commitment(seed, settings); }}""",
+        ["another seed", tour["settings"]],
+    )
+    assert other != tour["commitment"]

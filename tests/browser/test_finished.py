@@ -1,0 +1,79 @@
+"""A finished tournament's page: the revealed seed checked against the commitment, the final standings,
+and the replay viewer stepping through a game rebuilt from the seed in the browser."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+
+from playwright.async_api import Page, expect
+
+from engine import Game, Settings
+from engine.replay import replay_game
+from tests.browser.conftest import snap
+from tests.browser.helpers import card_moves, expect_board, reveals
+from tests.client import Api, Player
+from tests.serverproc import ServerProcess
+
+SEED = "browser-finished"
+SETTINGS = {"variant": "spider78", "suits": 2, "time_limit": 600}
+
+
+async def test_results_and_replays(page: Page, api: Api, server: ServerProcess, shots: Path) -> None:
+    tour = api.create_tournament(name="Finished cup", seed=SEED, closes_in=3, **SETTINGS)
+    game = Game(Settings(**SETTINGS), SEED)
+    # ann plays three moves and ends; bob joins and never starts (absent, 0).
+    _, ann_token = api.register("ann")
+    ann_entry = api.join(tour["id"], ann_token)
+    _, bob_token = api.register("bob")
+    bob_entry = api.join(tour["id"], bob_token)
+    ann, _ = await Player.connect(server.ws_url, ann_entry["id"], ann_token)
+    await ann.start()
+    for _ in range(3):
+        move = ([m for m in card_moves(game) if reveals(game, m)] or card_moves(game))[0]
+        answer = await ann.play(move.to_json())
+        assert answer["type"] == "result"
+        game.play(move)
+    await ann.play({"type": "end"})
+    await ann.close()
+    deadline = time.time() + 15
+    while api.tournament(tour["id"])["status"] != "finished":
+        assert time.time() < deadline, "the tournament did not finish"
+        await asyncio.sleep(0.25)
+    published = api.http.get(f"/api/tournaments/{tour['id']}/replays").text.splitlines()
+    replays = {line["entry_id"]: line for line in map(json.loads, published)}
+
+    await page.goto(f"/#/finished/{tour['id']}")
+    await expect(page.locator("[data-field=seed]")).to_have_text(SEED)
+    await expect(page.locator("[data-field=commitment]")).to_have_text(tour["commitment"])
+    await expect(page.locator("[data-check=commitment]")).to_have_attribute("data-ok", "true")
+    rows = page.locator(".standings.final tbody tr")
+    await expect(rows).to_have_count(2)
+    await expect(rows.nth(0)).to_have_attribute("data-entry", str(ann_entry["id"]))
+    await expect(rows.nth(0).locator(".score")).to_have_text(str(replays[ann_entry["id"]]["final_score"]))
+    await expect(rows.nth(1).locator(".score")).to_have_text("0")
+
+    # Step through ann's game: each position is the Python engine's, from the same published line.
+    await rows.nth(0).locator("[data-action=replay]").click()
+    viewer = page.locator(".replay")
+    rescore = viewer.locator("[data-field=rescore]")
+    await expect(rescore).to_have_attribute("data-ok", "true")
+    await expect(rescore).to_have_attribute("data-score", str(replays[ann_entry["id"]]["final_score"]))
+    expected = replay_game(replays[ann_entry["id"]])
+    await expect_board(page, expected["initial"])
+    for i, step in enumerate(expected["steps"], start=1):
+        await viewer.locator("[data-action=next]").click()
+        await expect(viewer.locator(".board")).to_have_attribute("data-step", str(i))
+        await expect_board(page, step)
+    await expect(viewer.locator("[data-field=stats]")).to_contain_text(f"final {expected['final_score']}")
+    await viewer.locator("[data-action=first]").click()
+    await expect_board(page, expected["initial"])
+    await snap(page, shots, "finished", full_page=True)
+
+    # bob's game: nothing but the closing mark of the clock, re-scored as 0.
+    await rows.nth(1).locator("[data-action=replay]").click()
+    await expect(page.locator(f'.replay[data-entry="{bob_entry["id"]}"] [data-field=rescore]')).to_have_attribute(
+        "data-score", "0")
+

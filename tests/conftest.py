@@ -1,0 +1,75 @@
+"""Fixtures: a database of this test run's own, Redis, and a real server process."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Iterator
+
+import pytest
+
+from tests.client import Api
+from tests.serverproc import ServerProcess
+from tests.services import create_database, drop_database, postgres_server, redis_server, unique_name, with_database
+
+
+@pytest.fixture(scope="session")
+def pg_admin_url() -> Iterator[str]:
+    with postgres_server() as url:
+        yield url
+
+
+def _fresh_database(admin_url: str) -> Iterator[str]:
+    name = unique_name()
+    asyncio.run(create_database(admin_url, name))
+    try:
+        yield with_database(admin_url, name)
+    finally:
+        asyncio.run(drop_database(admin_url, name))
+
+
+@pytest.fixture(scope="session")
+def database_url(pg_admin_url: str) -> Iterator[str]:
+    """The test run's own database (dropped at the end)."""
+    yield from _fresh_database(pg_admin_url)
+
+
+@pytest.fixture
+def fresh_database_url(pg_admin_url: str) -> Iterator[str]:
+    """A database for one test alone."""
+    yield from _fresh_database(pg_admin_url)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    with redis_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def admin_token() -> str:
+    return "admin-" + secrets.token_hex(8)
+
+
+@pytest.fixture(scope="session")
+def redis_prefix() -> str:
+    return unique_name("st")
+
+
+def server_env(redis_prefix: str) -> dict[str, str]:
+    """Test servers answer fast test clients without slowing them (the rate limit has its own test)."""
+    return {"REDIS_PREFIX": redis_prefix, "RATE_PER_SECOND": "500", "RATE_BURST": "500"}
+
+
+@pytest.fixture(scope="session")
+def server(database_url: str, redis_url: str, admin_token: str, redis_prefix: str) -> Iterator[ServerProcess]:
+    proc = ServerProcess(database_url, redis_url, admin_token, env=server_env(redis_prefix)).start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+@pytest.fixture(scope="session")
+def api(server: ServerProcess, admin_token: str) -> Api:
+    return Api(server.url, admin_token)

@@ -1,0 +1,102 @@
+"""A TCP proxy that a test can cut and restore: its own event loop in a thread.
+
+    with TcpProxy("127.0.0.1", 5432) as proxy:   # listens on proxy.port
+        ...                                       # connect to 127.0.0.1:proxy.port
+        proxy.cut()       # every connection through it is closed; new ones are refused
+        proxy.restore()   # listening again on the same port
+
+While cut, the port is closed, so a client gets "connection refused" at once, as when the
+server behind it is down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import threading
+from typing import Any
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class TcpProxy:
+    def __init__(self, target_host: str, target_port: int, port: int | None = None) -> None:
+        self.target = (target_host, target_port)
+        self.port = port or _free_port()
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="tcp-proxy", daemon=True)
+        self.server: asyncio.base_events.Server | None = None
+        self.writers: set[asyncio.StreamWriter] = set()
+        self.connections = 0  # accepted since the start
+
+    # -- called from the test's thread
+
+    def start(self) -> TcpProxy:
+        self.thread.start()
+        self._call(self._listen())
+        return self
+
+    def cut(self) -> None:
+        self._call(self._cut())
+
+    def restore(self) -> None:
+        self._call(self._listen())
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self._call(self._cut())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+        self.loop.close()
+
+    def __enter__(self) -> TcpProxy:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _call(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
+
+    # -- in the proxy's loop
+
+    async def _listen(self) -> None:
+        if self.server is None:
+            self.server = await asyncio.start_server(self._handle, "127.0.0.1", self.port, reuse_address=True)
+
+    async def _cut(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+            self.server = None
+        for w in list(self.writers):
+            w.transport.abort()
+        self.writers.clear()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            up_reader, up_writer = await asyncio.open_connection(*self.target)
+        except OSError:
+            writer.transport.abort()
+            return
+        self.writers.update((writer, up_writer))
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            try:
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            except (OSError, asyncio.CancelledError):
+                pass
+            finally:
+                dst.transport.abort()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        self.writers.discard(writer)
+        self.writers.discard(up_writer)

@@ -1,0 +1,75 @@
+"""A real spidertour server process (uvicorn) on a free port, for websocket and fault tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    def __init__(self, database_url: str, redis_url: str, admin_token: str, port: int | None = None,
+                 env: dict[str, str] | None = None) -> None:
+        self.database_url = database_url
+        self.redis_url = redis_url
+        self.admin_token = admin_token
+        self.port = port or free_port()
+        self.extra_env = env or {}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"spidertour-server-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        env = {**os.environ, "DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url,
+               "ADMIN_TOKEN": self.admin_token, "PORT": str(self.port), **self.extra_env}
+        log = open(self.log_path, "ab")  # noqa: SIM115 - kept open for the child's lifetime
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server.cli", "serve", "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.url + "/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"server did not become healthy: {self.log_path.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """kill -9: no shutdown of any kind."""
+        if self.proc and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
