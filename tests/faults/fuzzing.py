@@ -134,7 +134,8 @@ class FuzzPlayer:
 
     def socket(self) -> ClientConnection:
         if self.ws is None:
-            self.ws = connect(self.url, max_size=1 << 22)
+            # Entered by hand: this connection outlives any one block and is closed explicitly.
+            self.ws = connect(self.url, max_size=1 << 22).__enter__()
             self.ws.send(json.dumps({"type": "auth", "token": self.token}))
             assert check_answer(self.ws.recv(10))["type"] == "state"
         return self.ws
