@@ -28,7 +28,9 @@ format: install
 	$(BIN)/ruff format .
 
 bench: install
+	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	$(BIN)/python bench/engine_bench.py
+	$(BIN)/python bench/server_bench.py
 
 clean:
 	rm -rf $(VENV) .data .pytest_cache

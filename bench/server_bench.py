@@ -307,7 +307,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             servers=[s.url for s in servers], admin_token=admin, players=args.players, watchers=args.watchers,
             policy=args.policy, pace=args.pace, duration=args.seconds, time_limit=max(600, int(args.seconds * 4)),
             seed=1, compression=None if args.compression == "none" else args.compression,
-            watch_sample=min(args.watchers, args.watch_sample), name_prefix="bench",
+            watch_sample=min(args.watchers, args.watch_sample), watch_all=args.watch_all, name_prefix="bench",
         )
         swarm = Swarm(cfg)
         t = time.monotonic()
@@ -453,6 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", choices=["random", "greedy"], default="random")
     parser.add_argument("--compression", choices=["none", "deflate"], default="none")
     parser.add_argument("--watch-sample", type=int, default=20)
+    parser.add_argument("--watch-all", action="store_true", help="every watcher follows every entry")
     parser.add_argument("--pool", type=int, default=10, help="DB_POOL_SIZE of each server")
     parser.add_argument("--pg", default=PG_DEFAULT, help="PostgreSQL admin URL (a fresh database is made)")
     parser.add_argument("--redis", default=REDIS_DEFAULT)

@@ -173,6 +173,7 @@ class BotConfig:
     compression: str | None = None  # "deflate" or None
     connect_concurrency: int = 64
     watch_sample: int = 20  # watchers that also measure acknowledgement-to-watcher lag
+    watch_all: bool = False  # every watcher follows every entry (else: the sample does, the rest one each)
     name_prefix: str = "bot"
 
 
@@ -420,10 +421,11 @@ class _Closed(Exception):
 class Watch:
     """One leaderboard watcher. Sampled watchers decode every update to time acknowledgements."""
 
-    def __init__(self, swarm: Swarm, server: str, sample: bool) -> None:
+    def __init__(self, swarm: Swarm, server: str, sample: bool, follow: list[int] | None = None) -> None:
         self.swarm = swarm
         self.server = server
         self.sample = sample
+        self.follow = follow  # None: every entry's changes (else these entries' and the top page)
         self.covered: dict[int, int] = {}  # entry id -> acknowledgements already seen in an update
         self.snapshot: dict[str, Any] | None = None
         self.last: dict[str, Any] | None = None
@@ -433,6 +435,8 @@ class Watch:
         from websockets.exceptions import ConnectionClosed
 
         url = f"{_ws_url(self.server)}/ws/watch/{self.swarm.tournament_id}"
+        if self.follow is not None:
+            url += "?follow=" + ",".join(map(str, self.follow))
         cfg = self.swarm.cfg
         while not stop.is_set():
             try:
@@ -630,7 +634,11 @@ class Swarm:
     async def connect_watchers(self) -> None:
         cfg = self.cfg
         for i in range(cfg.watchers):
-            w = Watch(self, cfg.servers[i % len(cfg.servers)], sample=i < cfg.watch_sample)
+            # Like a browser: a watcher follows the top page and one player's entry; the sample
+            # follows every entry, to time each acknowledgement's way to the watchers.
+            sample = i < cfg.watch_sample
+            follow = None if sample or cfg.watch_all or not self.bots else [self.bots[i % len(self.bots)].entry_id]
+            w = Watch(self, cfg.servers[i % len(cfg.servers)], sample=sample, follow=follow)
             self.watches.append(w)
         readies = [asyncio.Event() for _ in self.watches]
         for i, (w, ready) in enumerate(zip(self.watches, readies, strict=True)):
@@ -885,6 +893,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     bots.add_argument("--connect-concurrency", type=int, default=64)
     bots.add_argument("--watch-sample", type=int, default=20,
                       help="watchers that decode every update to time acknowledgement-to-watcher lag")
+    bots.add_argument("--watch-all", action="store_true",
+                      help="every watcher follows every entry's changes (default: one entry each, and the top)")
     bots.add_argument("--ack-log", metavar="FILE", help="append every acknowledged move as a JSON line")
     bots.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     bots.add_argument("--no-live", action="store_true", help="plain progress lines instead of a live table")
@@ -916,6 +926,7 @@ def run_bots_command(args: argparse.Namespace) -> int:
             compression=None if args.compression == "none" else args.compression,
             connect_concurrency=args.connect_concurrency,
             watch_sample=args.watch_sample,
+            watch_all=args.watch_all,
         )
         validate(cfg)
         for path in (args.ack_log, args.json):

@@ -3,9 +3,11 @@
 - Each process batches the rows its players changed and publishes them on Redis every tick
   (``PREFIX:board``), with tournament status changes and takeovers (``PREFIX:takeover``).
 - Each process subscribes once and hands rows to its local ``Feed`` of that tournament.
-- A feed coalesces: at most ``FEED_HZ`` update messages a second go to its watchers, however many
-  players move. A watcher that cannot keep up keeps only what it has not yet been sent, merged,
-  so it never slows the feed, other watchers or players (drop-to-latest).
+- A feed coalesces: at most 1 / ``FEED_SECONDS`` update messages a second go to its watchers,
+  however many players move. A watcher that cannot keep up keeps only what it has not yet been
+  sent, merged, so it never slows the feed, other watchers or players (drop-to-latest).
+- A watcher may follow a few entries: it is then sent the top page and those entries' changes
+  only, which keeps a big tournament's updates small.
 """
 
 from __future__ import annotations
@@ -51,49 +53,89 @@ _encoder = msgspec.json.Encoder()
 _event_decoder = msgspec.json.Decoder(BoardEvent)
 
 
-class Watcher:
-    """One watch connection's outbox: the feed puts, the connection's own task sends."""
+class Tick:
+    """One feed tick: what changed, shared by every watcher of the feed, encoded at most twice."""
 
-    def __init__(self) -> None:
+    def __init__(self, tournament_id: int, entrants: int, changed: dict[int, Row], top: list[Row],
+                 status: str | None) -> None:
+        self.tournament_id, self.entrants, self.changed, self.top, self.status = (
+            tournament_id, entrants, changed, top, status)
+        self.at = time.time()
+        self._all: bytes | None = None
+        self._bare: bytes | None = None
+
+    def update(self, changed: list[Row]) -> Update:
+        return Update(tournament_id=self.tournament_id, entrants=self.entrants, changed=changed, top=self.top,
+                      status=self.status, at=self.at)
+
+    def all_encoded(self) -> bytes:
+        """The update with every changed row (for watchers that follow everything)."""
+        if self._all is None:
+            self._all = _encoder.encode(self.update(list(self.changed.values())))
+        return self._all
+
+    def bare_encoded(self) -> bytes:
+        """The update with the top page only (for watchers none of whose entries changed)."""
+        if self._bare is None:
+            self._bare = _encoder.encode(self.update([]))
+        return self._bare
+
+
+class Watcher:
+    """One watch connection's outbox: the feed offers, the connection's own task takes and sends.
+
+    ``follow``: the entries whose changes this watcher wants (None: every entry). When the last
+    update has gone, the next tick is sent as the feed encoded it, shared, with no copying; only a
+    watcher still busy sending merges ticks (latest row per entry), so it never holds more than
+    one message's worth and never slows anyone (drop-to-latest).
+    """
+
+    def __init__(self, follow: frozenset[int] | None = None) -> None:
+        self.follow = follow
         self.pending: dict[int, Row] = {}
         self.status: str | None = None
         self.top: list[Row] = []
         self.entrants = 0
-        self.fresh: bytes | None = None  # the feed's encoded update, when nothing else is pending
+        self.fresh: bytes | None = None  # the tick's shared encoding, when nothing else is pending
         self.ready = asyncio.Event()
 
-    def offer(self, update: Update, encoded: bytes) -> None:
-        if not self.ready.is_set() and not self.pending:
-            self.fresh = encoded
+    def offer(self, tick: Tick) -> None:
+        if self.follow is None:
+            mine = tick.changed
         else:
+            mine = {eid: tick.changed[eid] for eid in self.follow if eid in tick.changed}
+        if not self.ready.is_set():  # nothing waiting: this tick goes as it is
+            self.pending = mine  # a reference; never changed in place
+            self.status = tick.status
+            self.fresh = None if self.follow is not None and mine else (
+                tick.all_encoded() if self.follow is None else tick.bare_encoded())
+        else:  # the last one is still waiting: merge into a new dict (the tick's stays untouched)
+            self.pending = {**self.pending, **mine}
+            if tick.status is not None:
+                self.status = tick.status
             self.fresh = None
-        for row in update.changed:
-            self.pending[row.entry_id] = row
-        self.top = update.top
-        self.entrants = update.entrants
-        if update.status is not None:
-            self.status = update.status
+        self.top = tick.top
+        self.entrants = tick.entrants
         self.ready.set()
 
     def take(self, tournament_id: int) -> bytes:
         """Everything not yet sent, as one message."""
         self.ready.clear()
         fresh, self.fresh = self.fresh, None
+        pending, self.pending = self.pending, {}
+        status, self.status = self.status, None
         if fresh is not None:
-            self.pending.clear()
-            self.status = None
             return fresh
-        update = Update(
-            tournament_id=tournament_id,
-            entrants=self.entrants,
-            changed=list(self.pending.values()),
-            top=self.top,
-            status=self.status,
-            at=time.time(),
+        return _encoder.encode(
+            Update(
+                tournament_id=tournament_id,
+                entrants=self.entrants,
+                changed=list(pending.values()),
+                top=self.top,
+                status=status,
+                at=time.time(),
+            )
         )
-        self.pending.clear()
-        self.status = None
-        return _encoder.encode(update)
 
 
 class Feed:
@@ -113,6 +155,15 @@ class Feed:
         if status is not None:
             self.status = status
 
+    def _wanted(self, changed: dict[int, Row]) -> list[int]:
+        """The changed entries some watcher will be sent (only these need their rank looked up)."""
+        wanted: set[int] = set()
+        for watcher in self.watchers:
+            if watcher.follow is None:
+                return list(changed)
+            wanted.update(eid for eid in watcher.follow if eid in changed)
+        return list(wanted)
+
     async def _run(self) -> None:
         while True:
             await asyncio.sleep(FEED_SECONDS)
@@ -122,7 +173,7 @@ class Feed:
             status, self.status = self.status, None
             try:
                 board = self.hub.board
-                ids = list(changed)
+                ids = self._wanted(changed)
                 ranks = await board.ranks(self.tournament_id, ids)
                 for eid, rank in zip(ids, ranks, strict=True):
                     changed[eid].rank = rank
@@ -132,17 +183,11 @@ class Feed:
                 log.warning("feed of tournament %s could not read Redis", self.tournament_id)
                 self.changed = {**changed, **self.changed}
                 continue
-            update = Update(
-                tournament_id=self.tournament_id,
-                entrants=entrants,
-                changed=list(changed.values()),
-                top=top,
-                status=status,
-                at=time.time(),
-            )
-            encoded = _encoder.encode(update)
+            if len(ids) < len(changed):  # rows no watcher is sent: drop them before sharing
+                changed = {eid: changed[eid] for eid in ids}
+            tick = Tick(self.tournament_id, entrants, changed, top, status)
             for watcher in list(self.watchers):
-                watcher.offer(update, encoded)
+                watcher.offer(tick)
 
 
 class Hub:
@@ -239,11 +284,11 @@ class Hub:
 
     # ------------------------------------------------------------------ watchers
 
-    def watch(self, tournament_id: int) -> Watcher:
+    def watch(self, tournament_id: int, follow: frozenset[int] | None = None) -> Watcher:
         feed = self.feeds.get(tournament_id)
         if feed is None:
             feed = self.feeds[tournament_id] = Feed(self, tournament_id)
-        watcher = Watcher()
+        watcher = Watcher(follow)
         feed.watchers.add(watcher)
         return watcher
 

@@ -19,8 +19,25 @@ from .services import Services
 
 log = logging.getLogger("spidertour.watch")
 
+CLOSE_BAD_REQUEST = 4000
 CLOSE_NOT_FOUND = 4004
 MAX_ID = 2**63 - 1  # PostgreSQL bigint
+MAX_FOLLOW = 100
+
+
+def parse_follow(raw: str | None) -> frozenset[int] | None:
+    """``?follow=12,15``: the entries whose changes the watcher wants (absent: all; empty: none)."""
+    if raw is None:
+        return None
+    parts = [part.strip() for part in raw.split(",") if part.strip()]
+    if len(parts) > MAX_FOLLOW:
+        raise ValueError(f"follow at most {MAX_FOLLOW} entries (got {len(parts)})")
+    ids = set()
+    for part in parts:
+        if not part.isdecimal() or not 0 < int(part) <= MAX_ID:
+            raise ValueError(f"follow takes entry ids separated by commas, not {part[:30]!r}")
+        ids.add(int(part))
+    return frozenset(ids)
 
 
 class Snapshot(msgspec.Struct, tag="snapshot", omit_defaults=True):
@@ -66,6 +83,12 @@ async def watch_socket(socket: WebSocket, tournament_id: int) -> None:
     """Watch a tournament: a snapshot first, then coalesced updates. See docs/protocol.md."""
     services: Services = socket.app.state.services
     await socket.accept()
+    try:
+        follow = parse_follow(socket.query_params.get("follow"))
+    except ValueError as err:
+        await socket.send_data(p.encoder.encode(p.Error(code="bad_message", reason=str(err))).decode())
+        await socket.close(code=CLOSE_BAD_REQUEST, reason="bad follow list")
+        return
     tour = await store.tournament(services.db, tournament_id) if 0 < tournament_id <= MAX_ID else None
     if tour is None:
         await socket.send_data(
@@ -73,7 +96,7 @@ async def watch_socket(socket: WebSocket, tournament_id: int) -> None:
         )
         await socket.close(code=CLOSE_NOT_FOUND, reason="no such tournament")
         return
-    watcher = services.hub.watch(tournament_id)  # before the snapshot: nothing falls between
+    watcher = services.hub.watch(tournament_id, follow)  # before the snapshot: nothing falls between
     sender: asyncio.Task[Any] | None = None
     try:
         first = await snapshot(services, tournament_id, tour["status"])

@@ -107,7 +107,7 @@ async def play_some(player: Player, game: Game, count: int) -> None:
         game.play(move)
 
 
-async def watcher(ws_url: str, tournament_id: int) -> tuple[websockets.ClientConnection, dict]:
+async def watcher(ws_url: str, tournament_id: int | str) -> tuple[websockets.ClientConnection, dict]:
     ws = await websockets.connect(f"{ws_url}/ws/watch/{tournament_id}")
     first = json.loads(await asyncio.wait_for(ws.recv(), 10))
     return ws, first
@@ -159,6 +159,49 @@ async def test_watcher_gets_snapshot_then_updates(api: Api, server) -> None:
             break
     await ws.close()
     await player.close()
+
+
+async def test_a_watcher_following_entries_is_sent_only_their_changes(api: Api, server) -> None:
+    tour = api.create_tournament(name="follow", seed=SEED, **SETTINGS)
+    (p1, e1), (p2, e2) = [await new_player(api, server.ws_url, tour["id"], f"follow-{i}") for i in range(2)]
+    every, _ = await watcher(server.ws_url, tour["id"])
+    one, _ = await watcher(server.ws_url, f"{tour['id']}?follow={e1['id']}")
+    none, _ = await watcher(server.ws_url, f"{tour['id']}?follow=")
+    await play_some(p1, Game(Settings(**SETTINGS), SEED), 3)
+    await play_some(p2, Game(Settings(**SETTINGS), SEED), 3)
+    best = max(r["score"] for r in api.http.get(f"/api/tournaments/{tour['id']}/leaderboard").json()["rows"])
+    assert best > 0
+
+    async def collect(ws: websockets.ClientConnection) -> tuple[set[int], list[dict]]:
+        ids: set[int] = set()
+        while True:  # until the top page shows both players' scores as they are now
+            update = await next_update(ws)
+            ids |= {r["entry_id"] for r in update["changed"]}
+            if sum(r["score"] for r in update["top"]) == 2 * best:
+                return ids, update["top"]
+
+    seen_every, top_every = await collect(every)
+    seen_one, top_one = await collect(one)
+    seen_none, top_none = await collect(none)
+    assert seen_every == {e1["id"], e2["id"]}
+    assert seen_one == {e1["id"]}  # the other player's changes are not sent to it...
+    assert seen_none == set()
+    assert top_one == top_none == top_every  # ...but every watcher sees the same top page
+    for ws in (every, one, none):
+        await ws.close()
+    for player in (p1, p2):
+        await player.close()
+
+
+async def test_a_bad_follow_list_is_refused(api: Api, server) -> None:
+    tour = api.create_tournament(name="bad follow", seed=SEED, **SETTINGS)
+    for follow in ("abc", "1,-2", ",".join(["7"] * 101), str(2**63)):
+        async with websockets.connect(f"{server.ws_url}/ws/watch/{tour['id']}?follow={follow}") as ws:
+            msg = json.loads(await ws.recv())
+            assert msg["type"] == "error" and msg["code"] == "bad_message" and "follow" in msg["reason"], msg
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd.code == 4000
 
 
 async def test_watcher_updates_are_coalesced_under_a_burst(api: Api, server) -> None:

@@ -71,9 +71,12 @@ export function mount(main, tidText) {
       setStatus(msg.status);
       draw();
     } else if (msg.type === "update") {
+      const before = new Map(top.map((r) => [r.entry_id, `${r.score} ${r.rank} ${r.status}`]));
       top = msg.top;
       entrants = msg.entrants;
+      // Flash what moved: the followed entries that changed, and top rows that differ from before.
       const ids = new Set(msg.changed.map((r) => r.entry_id));
+      for (const r of top) if (before.get(r.entry_id) !== `${r.score} ${r.rank} ${r.status}`) ids.add(r.entry_id);
       for (const r of msg.changed) if (mine.has(r.entry_id)) myRow = r;
       if (msg.status) setStatus(msg.status);
       draw(ids);
@@ -84,7 +87,8 @@ export function mount(main, tidText) {
   }
 
   function connect() {
-    ws = new WebSocket(wsUrl(`/ws/watch/${tid}`));
+    // Follow only our own entries: updates then carry the top page and our rows, however big the field.
+    ws = new WebSocket(wsUrl(`/ws/watch/${tid}?follow=${[...mine].join(",")}`));
     ws.onopen = () => {
       attempts = 0;
       live.textContent = "\u25cf live";
