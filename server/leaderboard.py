@@ -52,6 +52,15 @@ class Row(msgspec.Struct, array_like=False):
     rank: int | None = None
 
 
+# ZREVRANK of many members at once (one key: a Redis Cluster keeps it in one slot); -1 = absent.
+RANKS_LUA = """
+local out = {}
+for i, member in ipairs(ARGV) do
+  out[i] = redis.call('ZREVRANK', KEYS[1], member) or -1
+end
+return out
+"""
+
 _row_encoder = msgspec.json.Encoder()
 _row_decoder = msgspec.json.Decoder(Row)
 
@@ -71,6 +80,7 @@ class Leaderboard:
     def __init__(self, redis: Redis, prefix: str) -> None:
         self.redis = redis
         self.prefix = prefix
+        self._ranks = redis.register_script(RANKS_LUA)  # EVALSHA, loading the script when Redis lacks it
 
     def key(self, tournament_id: int, part: str) -> str:
         return f"{self.prefix}:{{t:{tournament_id}}}:{part}"
@@ -90,14 +100,25 @@ class Leaderboard:
         return bool(built)
 
     async def record_many(self, items: list[tuple[int, int, Row]]) -> list[bool]:
-        """``record`` for many entries in one round trip: (tournament id, ordinal, row) each."""
-        pipe = self.redis.pipeline(transaction=False)
+        """``record`` for many entries in one round trip: (tournament id, ordinal, row) each.
+
+        Three commands per tournament, however many rows (one ZADD, one HSET, one EXISTS): the
+        cost of a batch grows with its rows' bytes, not with a command per row.
+        """
+        by_tournament: dict[int, tuple[dict[str, int], dict[str, bytes]]] = {}
         for tournament_id, ordinal, row in items:
-            pipe.zadd(self.key(tournament_id, "rank"), {str(row.entry_id): self.key_of(row, ordinal)})
-            pipe.hset(self.key(tournament_id, "rows"), str(row.entry_id), _row_encoder.encode(row))
+            keys, rows = by_tournament.setdefault(tournament_id, ({}, {}))
+            member = str(row.entry_id)
+            keys[member] = self.key_of(row, ordinal)
+            rows[member] = _row_encoder.encode(row)
+        pipe = self.redis.pipeline(transaction=False)
+        for tournament_id, (keys, rows) in by_tournament.items():
+            pipe.zadd(self.key(tournament_id, "rank"), keys)
+            pipe.hset(self.key(tournament_id, "rows"), mapping=rows)  # type: ignore[arg-type]
             pipe.exists(self.key(tournament_id, "built"))
         answers = await pipe.execute()
-        return [bool(built) for built in answers[2::3]]
+        built = {tid: bool(answers[3 * i + 2]) for i, tid in enumerate(by_tournament)}
+        return [built[tournament_id] for tournament_id, _, _ in items]
 
     async def is_built(self, tournament_id: int) -> bool:
         return bool(await self.redis.exists(self.key(tournament_id, "built")))
@@ -144,10 +165,11 @@ class Leaderboard:
         return await self.page(tournament_id, start, rank - start + k + 1)
 
     async def ranks(self, tournament_id: int, entry_ids: list[int]) -> list[int | None]:
-        pipe = self.redis.pipeline(transaction=False)
-        for eid in entry_ids:
-            pipe.zrevrank(self.key(tournament_id, "rank"), str(eid))
-        return [None if r is None else r + 1 for r in await pipe.execute()]
+        """The ranks (1 = best) of many entries in one command (None: not on the board)."""
+        if not entry_ids:
+            return []
+        found = await self._ranks(keys=[self.key(tournament_id, "rank")], args=entry_ids)
+        return [None if r < 0 else r + 1 for r in found]
 
     async def _rows(self, tournament_id: int, ids: list[bytes], first_rank: int) -> list[Row]:
         if not ids:

@@ -82,8 +82,16 @@ async def test_redis_returns_the_true_order_with_ties(redis_url: str) -> None:
         assert near is not None and [r.entry_id - 100 for r in near] == [5, 1, 3]
         assert [r.entry_id - 100 for r in await board.page(9, 2, 2)] == [5, 1]
         assert await board.around(9, 999, 1) is None
+        assert await board.ranks(9, [104, 999, 101, 106]) == [1, None, 4, 6]
+        assert await board.ranks(9, []) == []
+        # many rows of two tournaments in one write: each row lands in its own tournament's set
+        built = await board.record_many([(9, 7, Row(entry_id=107, player="p7", score=900, status="playing")),
+                                         (8, 1, Row(entry_id=201, player="q1", score=5, status="playing"))])
+        assert built == [False, False]  # neither set was marked built by a rebuild
+        assert [r.entry_id for r in await board.page(9, 0, 2)] == [107, 104]
+        assert [r.entry_id for r in await board.page(8, 0, 5)] == [201]
     finally:
-        await redis.delete(*(board.key(9, part) for part in ("rank", "rows", "built")))
+        await redis.delete(*(board.key(t, part) for t in (8, 9) for part in ("rank", "rows", "built")))
         await redis.aclose()
 
 
