@@ -173,7 +173,7 @@ class BotConfig:
     compression: str | None = None  # "deflate" or None
     connect_concurrency: int = 64
     watch_sample: int = 20  # watchers that also measure acknowledgement-to-watcher lag
-    watch_all: bool = False  # every watcher follows every entry (else: the sample does, the rest one each)
+    watch_all: bool = False  # every watcher follows every entry (else: a sampled one 100, the rest one each)
     name_prefix: str = "bot"
 
 
@@ -634,10 +634,16 @@ class Swarm:
     async def connect_watchers(self) -> None:
         cfg = self.cfg
         for i in range(cfg.watchers):
-            # Like a browser: a watcher follows the top page and one player's entry; the sample
-            # follows every entry, to time each acknowledgement's way to the watchers.
+            # Like a browser: a watcher follows the top page and one player's entry. A sampled
+            # watcher follows up to 100 entries, to time each of their acknowledgements' way to it.
             sample = i < cfg.watch_sample
-            follow = None if sample or cfg.watch_all or not self.bots else [self.bots[i % len(self.bots)].entry_id]
+            ids = [b.entry_id for b in self.bots]
+            if cfg.watch_all or not ids:
+                follow = None
+            elif sample:
+                follow = ids[(i * 100) % len(ids):][:100] or ids[:100]
+            else:
+                follow = [ids[i % len(ids)]]
             w = Watch(self, cfg.servers[i % len(cfg.servers)], sample=sample, follow=follow)
             self.watches.append(w)
         readies = [asyncio.Event() for _ in self.watches]
