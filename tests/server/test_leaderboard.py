@@ -128,6 +128,17 @@ async def next_update(ws: websockets.ClientConnection, timeout: float = 5) -> di
             return msg
 
 
+async def refused_watch(url: str, close_code: int) -> dict:
+    """Open a watch connection the server refuses: its error message, then the close code."""
+    async with websockets.connect(url) as ws:
+        msg = json.loads(await ws.recv())
+        assert msg["type"] == "error", msg
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await ws.recv()
+        assert closed.value.rcvd.code == close_code
+    return msg
+
+
 async def new_player(api: Api, ws_url: str, tid: int, name: str) -> tuple[Player, dict]:
     _, token = api.register(name)
     entry = api.join(tid, token)
@@ -204,12 +215,8 @@ async def test_a_watcher_following_entries_is_sent_only_their_changes(api: Api, 
 async def test_a_bad_follow_list_is_refused(api: Api, server) -> None:
     tour = api.create_tournament(name="bad follow", seed=SEED, **SETTINGS)
     for follow in ("abc", "1,-2", ",".join(["7"] * 101), str(2**63)):
-        async with websockets.connect(f"{server.ws_url}/ws/watch/{tour['id']}?follow={follow}") as ws:
-            msg = json.loads(await ws.recv())
-            assert msg["type"] == "error" and msg["code"] == "bad_message" and "follow" in msg["reason"], msg
-            with pytest.raises(websockets.ConnectionClosed) as closed:
-                await ws.recv()
-            assert closed.value.rcvd.code == 4000
+        msg = await refused_watch(f"{server.ws_url}/ws/watch/{tour['id']}?follow={follow}", 4000)
+        assert msg["code"] == "bad_message" and "follow" in msg["reason"], msg
 
 
 async def test_watcher_updates_are_coalesced_under_a_burst(api: Api, server) -> None:
@@ -253,12 +260,8 @@ async def test_watcher_updates_are_coalesced_under_a_burst(api: Api, server) -> 
 
 
 async def test_watching_an_unknown_tournament_is_refused(server) -> None:
-    async with websockets.connect(f"{server.ws_url}/ws/watch/99999999") as ws:
-        msg = json.loads(await ws.recv())
-        assert msg["type"] == "error" and msg["code"] == "not_found"
-        with pytest.raises(websockets.ConnectionClosed) as closed:
-            await ws.recv()
-        assert closed.value.rcvd.code == 4004
+    msg = await refused_watch(f"{server.ws_url}/ws/watch/99999999", 4004)
+    assert msg["code"] == "not_found"
 
 
 # ----------------------------------------------------------------------------- HTTP reads
