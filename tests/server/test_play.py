@@ -10,6 +10,8 @@ import websockets
 
 from engine import Game, Settings, move_from_json
 from tests.client import Api, Player
+from tests.conftest import server_env
+from tests.serverproc import ServerProcess
 
 SEED = "play-tests"
 
@@ -194,7 +196,20 @@ async def test_binary_frame_is_an_error_not_a_crash(api: Api, server, tournament
     await player.close()
 
 
-async def test_flooding_client_is_slowed_then_cut_off(api: Api, server, tournament: dict) -> None:
+async def test_flooding_client_is_slowed_then_cut_off(database_url: str, redis_url: str, admin_token: str,
+                                                      redis_prefix: str) -> None:
+    # A server of its own at the default rate (30 a second, bursts of 60): the shared test server
+    # answers so fast that a flood may never pile up there.
+    env = {**server_env(redis_prefix), "RATE_PER_SECOND": "30", "RATE_BURST": "60"}
+    proc = ServerProcess(database_url, redis_url, admin_token, env=env).start()
+    try:
+        await _flood(Api(proc.url, admin_token), proc)
+    finally:
+        proc.stop()
+
+
+async def _flood(api: Api, server: ServerProcess) -> None:
+    tournament = api.create_tournament(name="flood", seed=SEED, variant="spider78", suits=2, time_limit=600)
     player, _, _, _ = await joined(api, server, tournament)
     await player.start()
     codes = []
