@@ -347,9 +347,13 @@ class Bot:
                     if msg["seq"] != seq:
                         stats.errors["wrong_seq_answer"] += 1
                         continue
+                    # Only a move that changes the score reaches the watchers: only those are timed to them.
+                    scored = self.view is None or msg["view"].get("score") != self.view.get("score") or (
+                        msg["view"].get("over"))
                     self.view = msg["view"]
                     self.pending = None
-                    stats.ack(self.entry_id, time.perf_counter() - sent if first else None, self.swarm.track_acks)
+                    stats.ack(self.entry_id, time.perf_counter() - sent if first else None,
+                              self.swarm.track_acks and bool(scored))
                     self.swarm.ack_log.write(self.entry_id, seq, msg["n"], msg["move"])
                     self.swarm.on_ack(self, seq, msg)
                     if self.view.get("over"):

@@ -313,6 +313,7 @@ class PlaySession:
         assert live.started is not None
         move = engine_move(msg)
         t = time.time() - live.started
+        standing = (game.score, game.outcome)  # what the leaderboard shows of this entry
         try:
             result = game.play(move, t)
         except GameOverError as err:
@@ -355,7 +356,8 @@ class PlaySession:
         live.last_move = move_json
         live.last_result = result
         live.status = status
-        await self._publish()
+        if (game.score, game.outcome) != standing:  # most moves change no score: nothing to rank or tell
+            await self._publish()
         await self._send_result(seq, move_json, result)
         if game.over:
             await self._send_over()

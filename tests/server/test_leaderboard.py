@@ -267,6 +267,28 @@ async def test_watching_an_unknown_tournament_is_refused(server) -> None:
 # ----------------------------------------------------------------------------- HTTP reads
 
 
+async def test_the_board_follows_scores_down_as_well_as_up(api: Api, server) -> None:
+    """Only moves that change a score are written to the board: a reveal, and its undo, both are."""
+    tour = api.create_tournament(name="undo on board", seed=SEED, **SETTINGS)
+    player, entry = await new_player(api, server.ws_url, tour["id"], "undoer")
+    game = Game(Settings(**SETTINGS), SEED)
+    quiet = next((m for m in game.legal_moves() if m.type == "move" and not game.copy().play(m).revealed), None)
+    if quiet is not None:  # a move that turns no card changes nothing on the board
+        assert (await player.play(quiet.to_json()))["type"] == "result"
+        game.play(quiet)
+    await play_some(player, game, 1)
+    assert game.score == 25
+
+    async def board_score() -> int:
+        url = f"/api/tournaments/{tour['id']}/leaderboard/around/{entry['id']}"
+        return next(r["score"] for r in api.http.get(url, params={"k": 0}).json()["rows"])
+
+    assert await board_score() == 25
+    assert (await player.play({"type": "undo"}))["type"] == "result"
+    assert await board_score() == 0
+    await player.close()
+
+
 async def test_leaderboard_pages_and_around_me(api: Api, server) -> None:
     tour = api.create_tournament(name="pages", seed=SEED, **SETTINGS)
     players = [await new_player(api, server.ws_url, tour["id"], f"page-{i}") for i in range(5)]
