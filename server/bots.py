@@ -91,8 +91,9 @@ class Stats:
     watchers: int = 0
     watch_errors: Counter = field(default_factory=Counter)
     ack_times: dict[int, array] = field(default_factory=dict)  # entry id -> wall-clock ack times
+    ack_scores: dict[int, array] = field(default_factory=dict)  # entry id -> the score each ack made
 
-    def ack(self, entry_id: int, latency: float | None, track: bool) -> None:
+    def ack(self, entry_id: int, latency: float | None, track: bool, score: int = 0) -> None:
         self.acks += 1
         if latency is None:
             self.resent_acks += 1
@@ -101,6 +102,7 @@ class Stats:
             self.window.append(latency)
         if track:
             self.ack_times.setdefault(entry_id, array("d")).append(time.time())
+            self.ack_scores.setdefault(entry_id, array("q")).append(score)
 
     def figures(self, seconds: float) -> dict[str, Any]:
         def ms(v: float | None) -> float | None:
@@ -353,7 +355,7 @@ class Bot:
                     self.view = msg["view"]
                     self.pending = None
                     stats.ack(self.entry_id, time.perf_counter() - sent if first else None,
-                              self.swarm.track_acks and bool(scored))
+                              self.swarm.track_acks and bool(scored), _board_score(self.view))
                     self.swarm.ack_log.write(self.entry_id, seq, msg["n"], msg["move"])
                     self.swarm.on_ack(self, seq, msg)
                     if self.view.get("over"):
@@ -471,6 +473,30 @@ class Watch:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), 0.5)
 
+    def _covers(self, row: dict[str, Any], at: float, now: float) -> None:
+        """Count the entry's acknowledged moves this row shows as delivered, with their lag.
+
+        A row shows every move up to the last one whose score it carries. The update's ``at``
+        is only the fallback: the bot may record an acknowledgement late when its own loop is
+        busy, and a late record must not wait for the entry's next change to count.
+        """
+        stats = self.swarm.stats
+        eid = row["entry_id"]
+        times, scores = stats.ack_times.get(eid), stats.ack_scores.get(eid)
+        if times is None or scores is None:
+            return
+        j = self.covered.get(eid, 0)
+        upto = j
+        for k in range(len(times) - 1, j - 1, -1):
+            if scores[k] == row["score"]:
+                upto = k + 1
+                break
+        while upto < len(times) and times[upto] <= at:
+            upto += 1
+        for k in range(j, upto):
+            stats.ack_lag.append(max(0.0, now - times[k]))
+        self.covered[eid] = upto
+
     def _update(self, data: bytes) -> None:
         now = time.time()
         stats = self.swarm.stats
@@ -480,20 +506,18 @@ class Watch:
             msg = _decode(data)
             self.last = msg
             at = float(msg.get("at") or 0)
-            ack_times = stats.ack_times
             for row in msg.get("changed") or ():
-                acks = ack_times.get(row["entry_id"])
-                if acks is None:
-                    continue
-                j = self.covered.get(row["entry_id"], 0)
-                while j < len(acks) and acks[j] <= at:
-                    stats.ack_lag.append(now - acks[j])
-                    j += 1
-                self.covered[row["entry_id"]] = j
+                self._covers(row, at, now)
         else:
             at = _at_of(data)
         if at:
             stats.feed_lag.append(now - at)
+
+
+def _board_score(view: dict[str, Any]) -> int:
+    """The score the leaderboard shows for this view (the final score once the game is over)."""
+    final = view.get("final_score")
+    return int(final if view.get("over") and final is not None else view.get("score") or 0)
 
 
 def _at_of(data: bytes) -> float:
