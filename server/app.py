@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from litestar import Litestar, Request, Response
+from litestar.datastructures import CacheControlHeader
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.logging import LoggingConfig
 from litestar.openapi import OpenAPIConfig
@@ -97,7 +98,10 @@ def create_app(config: Config | None = None) -> Litestar:
             *BOARD_ROUTES,
             play_socket,
             watch_socket,
-            create_static_files_router(path="/", directories=[STATIC_DIR], html_mode=True, name="web"),
+            # no-cache: a browser never uses a stored copy unasked, so a new version of the client
+            # (its files have no hashed names) is picked up at once.
+            create_static_files_router(path="/", directories=[STATIC_DIR], html_mode=True, name="web",
+                                       cache_control=CacheControlHeader(no_cache=True)),
         ],
         lifespan=[lifespan],
         openapi_config=OpenAPIConfig(title="spidertour", version="0.1.0", path="/schema"),

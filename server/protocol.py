@@ -69,6 +69,7 @@ class PlayerCreated(Struct):
 class Entry(Struct):
     id: int
     tournament_id: int
+    tournament: str  # the tournament's name
     player_id: int
     player: str
     status: Literal["joined", "playing", "won", "ended", "timed_out", "absent"]

@@ -71,6 +71,7 @@ def entry_out(row: asyncpg.Record) -> p.Entry:
     return p.Entry(
         id=row["id"],
         tournament_id=row["tournament_id"],
+        tournament=row["tournament"],
         player_id=row["player_id"],
         player=row["player"],
         status=row["status"],
@@ -161,9 +162,13 @@ async def post_tournament(request: Request[Any, Any, Any], data: p.TournamentCre
 async def list_tournaments(
     request: Request[Any, Any, Any],
     status: Annotated[str | None, Parameter(query="status", pattern="^(scheduled|open|closing|finished)$")] = None,
+    offset: Annotated[int, Parameter(ge=0, le=1_000_000)] = 0,
+    limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
 ) -> list[p.Tournament]:
-    """Every tournament, newest first; ?status=scheduled|open|closing|finished to filter."""
-    return [tournament_out(r) for r in await store.tournaments(_services(request).db, status)]
+    """Tournaments, newest first, a page at a time (?offset=0&limit=100);
+    ?status=scheduled|open|closing|finished to filter."""
+    rows = await store.tournaments(_services(request).db, status, limit, offset)
+    return [tournament_out(r) for r in rows]
 
 
 async def _tournament(services: Services, tournament_id: int) -> asyncpg.Record:

@@ -21,8 +21,8 @@ TOURNAMENT_SQL = f"""
 ENTRY_SQL = """
     SELECT e.id, e.tournament_id, e.player_id, p.name AS player, e.status, e.score, e.reveals, e.sequences,
            e.final_score, e.time_left, e.started_at, e.deadline, e.created_at, e.moves, e.last_seq, e.epoch,
-           e.ordinal
-      FROM entries e JOIN players p ON p.id = e.player_id"""
+           e.ordinal, t.name AS tournament
+      FROM entries e JOIN players p ON p.id = e.player_id JOIN tournaments t ON t.id = e.tournament_id"""
 
 # What the leaderboard needs of an entry (server/leaderboard.py).
 BOARD_SQL = """
@@ -65,9 +65,13 @@ async def create_tournament(
     )
 
 
-async def tournaments(db: asyncpg.Pool, status: str | None = None, limit: int = 100) -> list[asyncpg.Record]:
+async def tournaments(
+    db: asyncpg.Pool, status: str | None = None, limit: int = 100, offset: int = 0
+) -> list[asyncpg.Record]:
     where = f"WHERE {STATUS_SQL} = $1" if status else "WHERE $1::text IS NULL"
-    return await db.fetch(f"{TOURNAMENT_SQL} {where} ORDER BY t.opens_at DESC, t.id DESC LIMIT $2", status, limit)
+    return await db.fetch(
+        f"{TOURNAMENT_SQL} {where} ORDER BY t.opens_at DESC, t.id DESC LIMIT $2 OFFSET $3", status, limit, offset
+    )
 
 
 async def tournament(db: asyncpg.Pool | asyncpg.Connection, tournament_id: int) -> asyncpg.Record | None:

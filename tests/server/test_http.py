@@ -270,6 +270,28 @@ def test_list_filters_by_status(api: Api) -> None:
     assert_error(api.http.get("/api/tournaments", params={"status": "bogus"}), 400, "status")
 
 
+def test_list_pages(api: Api) -> None:
+    made = [api.create_tournament(name=f"paged-{i}")["id"] for i in range(3)]
+    everything = [t["id"] for t in api.http.get("/api/tournaments", params={"limit": 500}).json()]
+    assert [i for i in everything if i in made] == sorted(made, reverse=True)  # the newest first
+    first = api.http.get("/api/tournaments", params={"limit": 2}).json()
+    second = api.http.get("/api/tournaments", params={"limit": 2, "offset": 2}).json()
+    assert len(first) == 2 and [t["id"] for t in first + second] == everything[: len(first) + len(second)]
+    beyond = api.http.get("/api/tournaments", params={"offset": len(everything)})
+    assert beyond.status_code == 200 and beyond.json() == []
+    for params, word in (({"limit": 0}, "limit"), ({"limit": 501}, "limit"), ({"offset": -1}, "offset"),
+                         ({"limit": "many"}, "limit")):
+        assert_error(api.http.get("/api/tournaments", params=params), 400, word)
+
+
+def test_the_web_client_is_served_fresh(api: Api) -> None:
+    for path in ("/", "/js/main.js", "/css/app.css"):
+        page = api.http.get(path)
+        assert page.status_code == 200, path
+        # never used from a cache unasked: a new version of the client shows at once
+        assert page.headers["cache-control"] == "no-cache", path
+
+
 def test_ids_beyond_the_database_range_are_unknown_tournaments(api: Api) -> None:
     _, token = api.register("far away")
     huge = 10**20
@@ -357,6 +379,7 @@ def test_my_entries_show_only_the_callers(api: Api) -> None:
     mine = api.http.get("/api/me/entries", headers=bearer(token))
     assert mine.status_code == 200
     assert [e["id"] for e in mine.json()] == [e2["id"], e1["id"]]  # newest first
+    assert [e["tournament"] for e in mine.json()] == ["mine-2", "mine-1"]  # named, for a list to show
     assert all(e["player_id"] == pid for e in mine.json())
     theirs = api.http.get("/api/me/entries", headers=bearer(other)).json()
     assert [e["id"] for e in theirs] == [q1["id"]] and theirs[0]["player_id"] == qid
