@@ -661,11 +661,11 @@ class Swarm:
 
     async def connect_watchers(self) -> None:
         cfg = self.cfg
+        ids = [b.entry_id for b in self.bots]
         for i in range(cfg.watchers):
             # Like a browser: a watcher follows the top page and one player's entry. A sampled
             # watcher follows up to 100 entries, to time each of their acknowledgements' way to it.
             sample = i < cfg.watch_sample
-            ids = [b.entry_id for b in self.bots]
             if cfg.watch_all or not ids:
                 follow = None
             elif sample:

@@ -107,8 +107,12 @@ class Watcher:
         if not self.ready.is_set():  # nothing waiting: this tick goes as it is
             self.pending = mine  # a reference; never changed in place
             self.status = tick.status
-            self.fresh = None if self.follow is not None and mine else (
-                tick.all_encoded() if self.follow is None else tick.bare_encoded())
+            if self.follow is None:
+                self.fresh = tick.all_encoded()
+            elif not mine:
+                self.fresh = tick.bare_encoded()
+            else:  # some followed rows: a message of its own, made when sent
+                self.fresh = None
         else:  # the last one is still waiting: merge into a new dict (the tick's stays untouched)
             self.pending = {**self.pending, **mine}
             if tick.status is not None:

@@ -92,12 +92,7 @@ class Leaderboard:
 
     async def record(self, tournament_id: int, ordinal: int, row: Row) -> bool:
         """Write one entry's row and rank. Returns False when the set needs a rebuild."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(self.key(tournament_id, "rank"), {str(row.entry_id): self.key_of(row, ordinal)})
-        pipe.hset(self.key(tournament_id, "rows"), str(row.entry_id), _row_encoder.encode(row))
-        pipe.exists(self.key(tournament_id, "built"))
-        *_, built = await pipe.execute()
-        return bool(built)
+        return (await self.record_many([(tournament_id, ordinal, row)]))[0]
 
     async def record_many(self, items: list[tuple[int, int, Row]]) -> list[bool]:
         """``record`` for many entries in one round trip: (tournament id, ordinal, row) each.

@@ -78,6 +78,12 @@ async def standings_page(services: Services, tournament_id: int, status: str, of
     return await services.board.page(tournament_id, offset, limit)
 
 
+async def _refuse(socket: WebSocket, error: p.Error, close_code: int, close_reason: str) -> None:
+    """Say why in an error message, then close: the watcher gets nothing else."""
+    await socket.send_data(p.encoder.encode(error).decode())
+    await socket.close(code=close_code, reason=close_reason)
+
+
 @websocket("/ws/watch/{tournament_id:int}")
 async def watch_socket(socket: WebSocket, tournament_id: int) -> None:
     """Watch a tournament: a snapshot first, then coalesced updates. See docs/protocol.md."""
@@ -86,15 +92,12 @@ async def watch_socket(socket: WebSocket, tournament_id: int) -> None:
     try:
         follow = parse_follow(socket.query_params.get("follow"))
     except ValueError as err:
-        await socket.send_data(p.encoder.encode(p.Error(code="bad_message", reason=str(err))).decode())
-        await socket.close(code=CLOSE_BAD_REQUEST, reason="bad follow list")
+        await _refuse(socket, p.Error(code="bad_message", reason=str(err)), CLOSE_BAD_REQUEST, "bad follow list")
         return
     tour = await store.tournament(services.db, tournament_id) if 0 < tournament_id <= MAX_ID else None
     if tour is None:
-        await socket.send_data(
-            p.encoder.encode(p.Error(code="not_found", reason=f"no tournament {tournament_id}")).decode()
-        )
-        await socket.close(code=CLOSE_NOT_FOUND, reason="no such tournament")
+        error = p.Error(code="not_found", reason=f"no tournament {tournament_id}")
+        await _refuse(socket, error, CLOSE_NOT_FOUND, "no such tournament")
         return
     watcher = services.hub.watch(tournament_id, follow)  # before the snapshot: nothing falls between
     sender: asyncio.Task[Any] | None = None
