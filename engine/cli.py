@@ -15,10 +15,17 @@ from .settings import Settings
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Register ``deal`` and ``replay`` on a parser's subcommands (shared with ``spidertour``)."""
-    deal = sub.add_parser("deal", help="print the deal of a seed as one JSON object")
+    deal = sub.add_parser("deal", help="print the deal of a seed (or of one entry's renamed deal) as one JSON object")
     deal.add_argument("--variant", required=True, help="spider78, spider, huge_spider, black_widow, curds_and_whey")
     deal.add_argument("--suits", type=int, required=True)
     deal.add_argument("--seed", required=True)
+    deal.add_argument(
+        "--entry", type=int, help="an entry's ordinal (1, 2, ...): print that entry's renamed deal (deal_variation)"
+    )
+    deal.add_argument(
+        "--no-draw-pile-choice", dest="draw_pile_choice", action="store_false",
+        help="spider78: draw piles dealt in order (with --entry: the piles keep their order)",
+    )
     deal.set_defaults(run=run_deal)
     replay = sub.add_parser("replay", help="re-score games: JSON Lines on stdin, JSON Lines out (REPLAY.md)")
     replay.set_defaults(run=run_replay)
@@ -26,7 +33,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
 
 def run_deal(args: argparse.Namespace) -> int:
     try:
-        out = deal_json(Settings(variant=args.variant, suits=args.suits), args.seed)
+        settings = Settings(
+            variant=args.variant, suits=args.suits, draw_pile_choice=args.draw_pile_choice,
+            deal_variation=args.entry is not None,
+        )
+        out = deal_json(settings, args.seed, args.entry)
     except EngineError as err:
         print(f"error: {err.reason}", file=sys.stderr)
         return 2

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .cards import CARD_TEXTS, HIDDEN, KING, Card, card_text, ordered_deck
-from .errors import BadMoveError, GameOverError, IllegalMoveError, shown
+from .errors import BadMoveError, GameOverError, IllegalMoveError, SettingsError, shown
 from .moves import Deal, End, Move, MoveCards, Undo, move_from_json
-from .settings import Settings, check_seed
+from .settings import Settings, check_entry, check_seed
 from .shuffle import shuffled
+from .variation import Renaming
 
 WON = "won"
 ENDED = "ended"
@@ -57,19 +58,26 @@ class Game:
 
     ``t`` is always seconds since the game started, passed in by the caller: the engine has no
     clock of its own. Leaving ``t`` out keeps the last time given (0 at the start).
+
+    With ``settings.deal_variation`` the game is entry ``entry``'s renamed deal (DEAL.md section 6)
+    and ``entry`` (1, 2, ...) is required; without it ``entry`` is ignored. Moves and views are
+    always in the game's own numbering (``engine.variation.Renaming`` maps them to the base deal's).
     """
 
     __slots__ = (
         "_accepts",
         "_dealt",
+        "_final",
         "_free",
         "_group",
         "_king_only",
         "_limit",
+        "_sealed",
         "_to_win",
         "_undo",
         "columns",
         "down",
+        "entry",
         "free_used",
         "outcome",
         "piles",
@@ -82,7 +90,7 @@ class Game:
         "undos_used",
     )
 
-    def __init__(self, settings: Settings, seed: str | None = None) -> None:
+    def __init__(self, settings: Settings, seed: str | None = None, entry: int | None = None) -> None:
         if not isinstance(settings, Settings):
             raise TypeError("settings must be an engine.Settings")
         rules = settings.rules
@@ -94,6 +102,7 @@ class Game:
         self._king_only = rules.empty_takes_king_only
         self._to_win = rules.sequences_to_win
         self._limit = settings.time_limit
+        self._final = settings.reveals_final
         width = rules.columns + (1 if settings.free_column else 0)
         self.columns: list[list[Card]] = [[] for _ in range(width)]
         self.down: list[int] = [0] * width
@@ -107,13 +116,22 @@ class Game:
         self.time_left: int | None = None
         self.t: float = 0
         self._undo: list[tuple[int, int, int, int, bool]] = []
+        self._sealed = False  # the undo door was last closed by a reveal (reveals_final)
+        # The entry whose renamed deal this is (deal_variation), else None.
+        self.entry: int | None = None
+        if settings.deal_variation:
+            if entry is None and seed is not None:
+                raise SettingsError("deal_variation is on: the game needs its entry's ordinal (entry = 1, 2, ...)")
+            self.entry = None if entry is None else check_entry(entry)
         if seed is not None:
             self._deal_from(shuffled(ordered_deck(rules.deck_size, settings.suits or 1), check_seed(seed)))
+            if self.entry is not None:
+                Renaming.of(settings, seed, self.entry).apply(self)
 
     @classmethod
-    def new(cls, seed: str, **settings: Any) -> Game:
+    def new(cls, seed: str, *, entry: int | None = None, **settings: Any) -> Game:
         """``Game.new("abc", variant="spider", suits=2)``: settings by keyword, defaults elsewhere."""
-        return cls(Settings(**settings), seed)
+        return cls(Settings(**settings), seed, entry)
 
     def _deal_from(self, deck: list[Card]) -> None:
         """DEAL.md section 4: columns row by row, then the reserve."""
@@ -262,8 +280,13 @@ class Game:
             completed, more = self._remove_sequences(dst)
             if completed:
                 self._undo.clear()
+                self._sealed = self._final and revealed + more > 0
                 self._check_win()
                 return Result((src, dst), revealed + more, completed)
+        if revealed and self._final:  # reveals_final: a reveal closes the door like a deal
+            self._undo.clear()
+            self._sealed = True
+            return _result(Result, ((src, dst), revealed, 0))
         self._undo.append((src, count, dst, revealed, free_before))
         return _result(Result, ((src, dst), revealed, 0))
 
@@ -320,6 +343,7 @@ class Game:
                 completed += done
                 revealed += more
         self._undo.clear()
+        self._sealed = False
         if completed:
             self._check_win()
         return Result(tuple(range(len(cards))), revealed, completed)
@@ -354,6 +378,12 @@ class Game:
         if s.undo_limit is not None and self.undos_used >= s.undo_limit:
             raise IllegalMoveError(f"all {s.undo_limit} undos have been used", "undo_limit")
         if not self._undo:
+            if self._sealed:
+                raise IllegalMoveError(
+                    "a revealed card stays revealed (reveals_final): the move that turned it cannot be undone, "
+                    "nor anything before it",
+                    "reveals_final",
+                )
             raise IllegalMoveError("there is no move to take back", "nothing_to_undo")
         src, count, dst, revealed, free_before = self._undo.pop()
         if revealed:
@@ -365,6 +395,10 @@ class Game:
         self.free_used = free_before
         self.undos_used += 1
         return Result((src, dst), -revealed, 0)
+
+    def rename_history(self, column: Callable[[int], int]) -> None:
+        """Renumber the columns of the undo history by ``column(c)`` (see ``Renaming.apply``)."""
+        self._undo = [(column(src), n, column(dst), rev, free) for src, n, dst, rev, free in self._undo]
 
     def _finish(self, outcome: str, time_left: int) -> None:
         self.outcome = outcome

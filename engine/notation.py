@@ -1,8 +1,8 @@
 """A compact text notation for a whole position, that round-trips.
 
-One line, seven fields separated by single spaces:
+One line, seven fields separated by single spaces, and an eighth for an entry's renamed deal:
 
-    COLUMNS RESERVE REVEALS SEQUENCES FREE_USED UNDOS STATE
+    COLUMNS RESERVE REVEALS SEQUENCES FREE_USED UNDOS STATE [ENTRY]
 
 - COLUMNS: every column (free column included), deepest card first, joined by "/". A card is two
   characters as in RULES.md; a face-down card is written in lower case ("ts" is a face-down TS).
@@ -11,6 +11,8 @@ One line, seven fields separated by single spaces:
   and the stock (next card first, "-" when empty), or "-" for a game with neither.
 - REVEALS, SEQUENCES, UNDOS: whole numbers; FREE_USED: 0 or 1.
 - STATE: "play" while the game goes on, else OUTCOME@TIME_LEFT ("won@241", "timed_out@0").
+- ENTRY: "e" and the entry's ordinal ("e12"), only in a game dealt as an entry's renamed deal
+  (setting ``deal_variation``, DEAL.md section 6); the cards and numbers are the entry's own.
 
 Example (a spider78 position after one move):
     4sjs2h9s8H/.../- p:AS..,-,... 1 0 0 0 play
@@ -21,9 +23,9 @@ from __future__ import annotations
 from collections import Counter
 
 from .cards import CARD_TEXTS, Card, card_text, ordered_deck, parse_card
-from .errors import NotationError
+from .errors import NotationError, SettingsError
 from .game import OUTCOMES, SEQUENCE, Game
-from .settings import Settings
+from .settings import Settings, check_entry
 
 _UP = CARD_TEXTS
 _DOWN = [text.lower() for text in CARD_TEXTS]
@@ -47,7 +49,8 @@ def position_text(game: Game) -> str:
         reserve = "-"
     state = "play" if game.outcome is None else f"{game.outcome}@{game.time_left}"
     counters = f"{game.reveals} {game.sequences} {int(game.free_used)} {game.undos_used}"
-    return f"{cols} {reserve} {counters} {state}"
+    entry = "" if game.entry is None else f" e{game.entry}"
+    return f"{cols} {reserve} {counters} {state}{entry}"
 
 
 def _read_cards(text: str, what: str) -> tuple[list[Card], int]:
@@ -83,10 +86,14 @@ def parse_position(settings: Settings, text: str) -> Game:
     if not isinstance(text, str):
         raise NotationError("a position is a string")
     fields = text.split(" ")
-    if len(fields) != 7:
-        raise NotationError(f"a position has 7 fields separated by spaces, not {len(fields)}")
-    cols_text, reserve, reveals, sequences, free_used, undos, state = fields
+    if len(fields) not in (7, 8):
+        raise NotationError(f"a position has 7 fields separated by spaces (8 with an entry), not {len(fields)}")
+    cols_text, reserve, reveals, sequences, free_used, undos, state = fields[:7]
     game = Game(settings)
+    if len(fields) == 8:
+        if not settings.deal_variation:
+            raise NotationError("an entry ('e...') belongs only to a game with deal_variation")
+        game.entry = _entry(fields[7])
     parts = cols_text.split("/")
     if len(parts) != len(game.columns):
         raise NotationError(f"this game has {len(game.columns)} columns, not {len(parts)}")
@@ -111,6 +118,16 @@ def parse_position(settings: Settings, text: str) -> Game:
         game.time_left = _number(left, "time left")
     _check_cards(settings, game)
     return game
+
+
+def _entry(text: str) -> int:
+    digits = text[1:]
+    if not (text.startswith("e") and digits.isdigit() and len(digits) <= 16):
+        raise NotationError(f"the eighth field is the entry, 'e' and its ordinal, not {text[:20]!r}")
+    try:
+        return check_entry(int(digits))
+    except SettingsError as err:
+        raise NotationError(err.reason) from None
 
 
 def _read_reserve(game: Game, reserve: str) -> None:

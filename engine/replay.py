@@ -24,7 +24,10 @@ def replay_game(spec: Any) -> dict[str, Any]:
         if spec.get(name) is None:  # null would otherwise fall back to a default
             raise SettingsError(f"a game needs {name!r}")
     settings = Settings.from_json(spec)
-    game = Game(settings, check_seed(spec["seed"]))
+    entry = spec.get("entry") if settings.deal_variation else None
+    if settings.deal_variation and entry is None:
+        raise SettingsError("deal_variation is on: the game needs 'entry', its entry's ordinal (1, 2, ...)")
+    game = Game(settings, check_seed(spec["seed"]), entry)
     moves = spec.get("moves", [])
     if not isinstance(moves, list):
         raise SettingsError("'moves' must be a list")

@@ -12,8 +12,8 @@ from .variants import VARIANTS, Variant
 MAX_TIME_LIMIT = 7 * 24 * 3600
 MAX_SEED_LENGTH = 4096
 _FIELDS = (
-    "variant", "suits", "free_column", "undo", "undo_limit", "time_limit",
-    "draw_pile_choice", "draw_pile_tops_up",
+    "variant", "suits", "free_column", "undo", "undo_limit", "reveals_final", "time_limit",
+    "draw_pile_choice", "draw_pile_tops_up", "deal_variation",
 )
 
 
@@ -38,9 +38,11 @@ class Settings:
     free_column: bool | None = None
     undo: bool = True
     undo_limit: int | None = None
+    reveals_final: bool = False  # a revealed card stays revealed: a revealing move is never undone
     time_limit: int = 600
     draw_pile_choice: bool = True
     draw_pile_tops_up: bool = True
+    deal_variation: bool = False  # every entry plays the deal renamed (DEAL.md section 6)
     rules: Variant = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -55,7 +57,7 @@ class Settings:
         if type(self.suits) is not int or self.suits not in rules.suits_allowed:
             allowed = " or ".join(map(str, rules.suits_allowed))
             raise SettingsError(f"{self.variant} is played with {allowed} suits, not {shown(self.suits)}")
-        for name in ("free_column", "undo", "draw_pile_choice", "draw_pile_tops_up"):
+        for name in ("free_column", "undo", "reveals_final", "draw_pile_choice", "draw_pile_tops_up", "deal_variation"):
             _check_bool(name, getattr(self, name))
         if self.undo_limit is not None:
             _check_int("undo_limit", self.undo_limit, 0, 1_000_000)
@@ -73,6 +75,18 @@ class Settings:
 
     def to_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in _FIELDS}
+
+
+MAX_ENTRY = 2**53 - 1  # the largest whole number a browser's JavaScript holds exactly
+
+
+def check_entry(entry: Any) -> int:
+    """An entry's ordinal (DEAL.md section 6): a whole number from 1."""
+    if type(entry) is not int:
+        raise SettingsError(f"the entry must be a whole number from 1, not {shown(entry)}")
+    if not 1 <= entry <= MAX_ENTRY:
+        raise SettingsError(f"the entry must be between 1 and {MAX_ENTRY}, not {shown(entry)}")
+    return entry
 
 
 def check_seed(seed: Any) -> str:

@@ -59,8 +59,13 @@ def test_settings_defaults_follow_rules_md() -> None:
     s = Settings()
     assert s.to_json() == {
         "variant": "spider78", "suits": 2, "free_column": True, "undo": True, "undo_limit": None,
-        "time_limit": 600, "draw_pile_choice": True, "draw_pile_tops_up": True,
+        "reveals_final": False, "time_limit": 600, "draw_pile_choice": True, "draw_pile_tops_up": True,
+        "deal_variation": False,
     }
+    assert Settings.from_json(s.to_json()) == s
+    both = Settings.from_json({"variant": "spider", "reveals_final": True, "deal_variation": True})
+    assert (both.reveals_final, both.deal_variation) == (True, True)
+    assert Settings.from_json(both.to_json()) == both
     for variant in ("spider", "huge_spider", "black_widow", "curds_and_whey"):
         other = Settings(variant=variant)
         assert (other.suits, other.free_column, other.time_limit) == (4, False, 600)
@@ -102,6 +107,10 @@ def test_settings_refuse_four_suits_in_spider78() -> None:
         {"undo": 0},
         {"draw_pile_choice": None},
         {"draw_pile_tops_up": "no"},
+        {"reveals_final": 1},
+        {"reveals_final": "true"},
+        {"deal_variation": 0},
+        {"deal_variation": "yes"},
         {"undo_limit": True},
         {"undo_limit": -1},
         {"undo_limit": 2.5},

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import given, settings
@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from engine import Deal, End, EngineError, Game, MoveCards, Settings, Undo, move_from_json
 from engine.cards import RANKS, SUITS, card_text, ordered_deck
 from engine.replay import replay_game
+from engine.variation import Renaming
 
 GAMES = [
     ("spider78", 1), ("spider78", 2), ("spider", 1), ("spider", 2), ("spider", 4), ("huge_spider", 1),
@@ -30,14 +31,14 @@ GAMES = [
 
 
 def make_settings(game: tuple[str, int], free: bool, undo: bool, limit: int | None, choice: bool, tops: bool,
-                  time_limit: int) -> Settings:
+                  time_limit: int, final: bool) -> Settings:
     return Settings(variant=game[0], suits=game[1], free_column=free, undo=undo, undo_limit=limit,
-                    draw_pile_choice=choice, draw_pile_tops_up=tops, time_limit=time_limit)
+                    draw_pile_choice=choice, draw_pile_tops_up=tops, time_limit=time_limit, reveals_final=final)
 
 
 any_settings = st.builds(
     make_settings, st.sampled_from(GAMES), st.booleans(), st.booleans(), st.none() | st.integers(0, 3),
-    st.booleans(), st.booleans(), st.sampled_from([40, 600]),
+    st.booleans(), st.booleans(), st.sampled_from([40, 600]), st.booleans(),
 )
 PROPERTY = settings(max_examples=50, deadline=None)
 STEPS = 80
@@ -69,6 +70,7 @@ class Step:
     legal: set[Any]  # legal_moves() before the move, as same_move writes them
     listed_as: Any  # the move as same_move writes it, before it was played
     result: Any = None
+    code: str | None = None  # why it was refused
 
 
 @dataclass
@@ -119,8 +121,8 @@ class RandomPlay:
             listed_as = same_move(move, game)
             try:
                 result = game.play(move, when)
-            except EngineError:
-                step = Step(move, when, False, before, "", listed, listed_as)
+            except EngineError as err:
+                step = Step(move, when, False, before, "", listed, listed_as, code=err.code)
             else:
                 step = Step(move, when, True, before, "", listed, listed_as, result)
             if self.positions:
@@ -234,7 +236,8 @@ def test_no_card_is_created_or_lost(play: RandomPlay) -> None:
 @PROPERTY
 @given(plays(positions=True))
 def test_undo_restores_the_position_exactly(play: RandomPlay) -> None:
-    """A model of RULES.md's undo: a stack of positions, emptied by deals and completed sequences."""
+    """A model of RULES.md's undo: a stack of positions, emptied by deals and completed sequences,
+    and with ``reveals_final`` by every move that turns a card."""
     s = play.settings
     stack: list[str] = []
     undos = 0
@@ -249,6 +252,8 @@ def test_undo_restores_the_position_exactly(play: RandomPlay) -> None:
             if step.accepted:
                 assert strip_undos(game.position()) == strip_undos(stack.pop())
                 undos += 1
+        elif step.accepted and s.reveals_final and isinstance(step.move, MoveCards) and step.result.revealed:
+            stack.clear()
         elif step.accepted and isinstance(step.move, MoveCards) and not step.result.completed:
             stack.append(step.before)
         elif step.accepted:  # a deal, a completed sequence, an end
@@ -397,5 +402,42 @@ def test_legal_moves_are_exactly_the_accepted_moves(play: RandomPlay) -> None:
             listed = {same_move(m, game) for m in legal}
             for move in every:
                 assert accepted(game, move) == (same_move(move, game) in listed), move
+
+    play.run(check)
+
+
+@PROPERTY
+@given(plays(), st.integers(1, 10**6), st.booleans())
+def test_a_renamed_deal_plays_exactly_as_the_base_deal(play: RandomPlay, entry: int, final: bool) -> None:
+    """DEAL.md section 6: the base game's moves, mapped, play the same game on the entry's deal.
+
+    At every step both games accept or refuse alike (for the same reason), have the same score,
+    outcome and undo state, list the same legal moves, and the entry's board is the base board
+    renamed (``Renaming.game``), reserve and face-down cards included."""
+    base_settings = replace(play.settings, reveals_final=final)
+    entry_settings = replace(base_settings, deal_variation=True)
+    play = RandomPlay(base_settings, play.seed, play.rnd, play.start)
+    renaming = Renaming.of(entry_settings, play.seed, entry)
+    if play.start is None:
+        renamed = Game(entry_settings, play.seed, entry)
+        suffix = f" e{entry}"
+    else:
+        renamed = renaming.game(Game.from_position(base_settings, play.start))
+        suffix = ""
+    assert renamed.position() == renaming.game(play.new_game()).position() + suffix
+
+    def check(game: Game, step: Step) -> None:
+        try:
+            renamed.play(renaming.move(step.move), step.t)
+        except EngineError as err:
+            assert not step.accepted and err.code == step.code
+        else:
+            assert step.accepted
+        assert renamed.position() == renaming.game(game).position() + suffix
+        assert renamed.view() == renaming.view(game)
+        assert (renamed.score, renamed.outcome, renamed.final_score) == (game.score, game.outcome, game.final_score)
+        legal = set(game.legal_moves())
+        assert set(renamed.legal_moves()) == {renaming.move(m) for m in legal}
+        assert {renaming.move_back(m) for m in renamed.legal_moves()} == legal
 
     play.run(check)

@@ -614,6 +614,96 @@ def test_undo_limit_zero_allows_no_undo(make: Make) -> None:
     rejected(game, Undo(), "undo_limit")
 
 
+# ------------------------------------------------------------------ reveals_final
+
+
+@pytest.mark.parametrize("variant", FACE_DOWN_GAMES)
+def test_reveals_final_refuses_to_undo_a_reveal(make: Make, variant: str) -> None:
+    game = position(make, variant, {0: "4h5h9S", 1: "TS"}, reveals_final=True)
+    game.play(MoveCards(0, 1, 1))
+    assert (game.reveals, game.score) == (1, 25)
+    assert not game.can_undo and game.view()["can_undo"] is False
+    err = rejected(game, Undo(), "reveals_final")
+    assert isinstance(err, IllegalMoveError) and "revealed card stays revealed" in err.reason
+    assert (game.reveals, game.score, game.undos_used) == (1, 25, 0)
+    assert game.view()["columns"][0] == ["??", "5H"]
+
+
+@pytest.mark.parametrize("variant", FACE_DOWN_GAMES)
+def test_reveals_final_still_undoes_a_move_that_reveals_nothing(make: Make, variant: str) -> None:
+    game = position(make, variant, {0: "4h5h9S", 1: "TS", 2: "8H", 3: "9H"}, reveals_final=True)
+    before = game.position()
+    game.play(MoveCards(2, 1, 3))  # empties column 2: nothing to turn
+    assert game.can_undo
+    game.play(Undo())
+    assert game.position().split(" ")[:5] == before.split(" ")[:5]
+    assert game.undos_used == 1
+
+
+@pytest.mark.parametrize("variant", FACE_DOWN_GAMES)
+def test_reveals_final_closes_the_door_on_earlier_moves(make: Make, variant: str) -> None:
+    game = position(make, variant, {0: "4h5h9S", 1: "TS", 2: "8H", 3: "9H"}, reveals_final=True)
+    game.play(MoveCards(2, 1, 3))  # undoable on its own
+    game.play(MoveCards(0, 1, 1))  # turns 5H: closes the door on both
+    rejected(game, Undo(), "reveals_final")
+    game.play(MoveCards(3, 1, 1))  # 8H onto 9S: a later move is undoable again
+    assert game.can_undo
+    game.play(Undo())
+    assert not game.can_undo
+    rejected(game, Undo(), "reveals_final")  # but never across the reveal
+    assert (col(game, 2), col(game, 3), game.reveals) == ("-", "9H8H", 1)
+
+
+@pytest.mark.parametrize("variant", FACE_DOWN_GAMES)
+def test_without_reveals_final_the_same_reveal_is_undone(make: Make, variant: str) -> None:
+    game = position(make, variant, {0: "4h5h9S", 1: "TS", 2: "8H", 3: "9H"})
+    game.play(MoveCards(2, 1, 3))
+    game.play(MoveCards(0, 1, 1))
+    game.play(Undo())
+    game.play(Undo())
+    assert (col(game, 0), col(game, 2), game.reveals) == ("4h5h9S", "8H", 0)
+
+
+@pytest.mark.parametrize("variant", FACE_DOWN_GAMES)
+def test_reveals_final_with_undo_limit(make: Make, variant: str) -> None:
+    game = position(make, variant, {0: "4h5h9S", 1: "TS", 2: "8H", 3: "9H"}, reveals_final=True, undo_limit=1)
+    game.play(MoveCards(0, 1, 1))
+    rejected(game, Undo(), "reveals_final")  # refused: does not count
+    assert game.undos_used == 0
+    game.play(MoveCards(2, 1, 3))
+    game.play(Undo())
+    assert game.undos_used == 1
+    game.play(MoveCards(2, 1, 3))
+    assert not game.can_undo
+    rejected(game, Undo(), "undo_limit")
+
+
+@pytest.mark.parametrize("variant", SPIDER_LIKE)
+def test_reveals_final_after_a_sequence_that_reveals(make: Make, variant: str) -> None:
+    for final, code in ((True, "reveals_final"), (False, "nothing_to_undo")):
+        game = position(make, variant, {0: "4h" + SPADES_K_TO_2, 1: "AS"}, reveals_final=final)
+        result = game.play(MoveCards(1, 1, 0))
+        assert (result.completed, result.revealed, col(game, 0)) == (1, 1, "4H")
+        rejected(game, Undo(), code)
+
+
+def test_reveals_final_a_deal_reopens_nothing(make: Make) -> None:
+    """After a deal the reason is the deal's: nothing earlier can be undone, reveal or not."""
+    piles = ["2S3S4S5S6S7S8S2H", "-", "-", "-", "-"]
+    game = position(make, "spider78", {0: "4h5h9S", 1: "TS"}, piles=piles, rest=7, reveals_final=True)
+    game.play(MoveCards(0, 1, 1))
+    game.play(Deal(0))
+    rejected(game, Undo(), "nothing_to_undo")
+
+
+def test_reveals_final_changes_nothing_in_curds_and_whey(make: Make) -> None:
+    game = position(make, "curds_and_whey", {0: "9S", 1: "TS"}, reveals_final=True)
+    before = game.position()
+    game.play(MoveCards(0, 1, 1))
+    game.play(Undo())
+    assert game.position().split(" ")[:5] == before.split(" ")[:5]
+
+
 # ------------------------------------------------------------------ time, ending and scoring
 
 

@@ -70,8 +70,8 @@ def test_tournament_create(api: Api, server: Any, admin_token: str) -> None:
     made = json.loads(done.stdout)
     assert made["seed"] is None and seed not in done.stdout
     assert made["settings"] == {"variant": "spider", "suits": 2, "free_column": False, "undo": False,
-                                "undo_limit": 3, "time_limit": 300, "draw_pile_choice": True,
-                                "draw_pile_tops_up": True}
+                                "undo_limit": 3, "reveals_final": False, "time_limit": 300,
+                                "draw_pile_choice": True, "draw_pile_tops_up": True, "deal_variation": False}
     canonical = json.dumps({"seed": seed, "settings": made["settings"]}, sort_keys=True, separators=(",", ":"))
     assert made["commitment"] == hashlib.sha256(canonical.encode()).hexdigest()
     assert api.tournament(made["id"]) == made

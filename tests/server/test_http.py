@@ -194,8 +194,8 @@ def test_settings_are_filled_in_and_covered_by_the_commitment(api: Api) -> None:
     tour = r.json()
     expected = Settings(variant="spider", time_limit=300).to_json()
     assert tour["settings"] == expected and expected["free_column"] is False and expected["suits"] in (1, 2, 4)
-    assert set(expected) == {"variant", "suits", "free_column", "undo", "undo_limit", "time_limit",
-                             "draw_pile_choice", "draw_pile_tops_up"}
+    assert set(expected) == {"variant", "suits", "free_column", "undo", "undo_limit", "reveals_final",
+                             "time_limit", "draw_pile_choice", "draw_pile_tops_up", "deal_variation"}
     assert tour["commitment"] == canonical_commitment(seed, tour["settings"])
     default = api.http.post("/api/tournaments", headers=api.admin(), json={"name": "all defaults"})
     assert default.status_code == 201, default.text
