@@ -45,7 +45,7 @@ DEFAULT_URL = "http://127.0.0.1:8000"
 ENGINE_CODES = {
     "out_of_range", "same_column", "empty_column", "face_down", "not_a_group", "cannot_place", "king_only",
     "missing_field", "no_piles", "wrong_pile", "pile_empty", "stock_empty", "nothing_to_deal", "undo_off",
-    "undo_limit", "nothing_to_undo",
+    "undo_limit", "nothing_to_undo", "reveals_final",
 }
 GAME_DONE_CODES = {"time_up", "game_over", "not_saved"}
 ANSWER_SECONDS = 15.0  # no answer to a move for this long: reconnect and resend it

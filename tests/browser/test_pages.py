@@ -86,7 +86,8 @@ async def test_organiser_creates_a_tournament(page: Page, api: Api, admin_token:
     tour = api.tournament(int(await created.get_attribute("data-tournament")))
     assert tour["name"] == "Organised cup" and tour["status"] == "open"
     assert tour["settings"] == {"variant": "spider", "suits": 2, "free_column": False, "undo": True, "undo_limit": 3,
-                                "time_limit": 120, "draw_pile_choice": True, "draw_pile_tops_up": True}
+                                "reveals_final": False, "time_limit": 120, "draw_pile_choice": True,
+                                "draw_pile_tops_up": True, "deal_variation": False}
     await expect(page.locator(".created [data-field=commitment]")).to_have_text(tour["commitment"])
     # The admin token lives in this tab's sessionStorage only.
     assert await page.evaluate("sessionStorage.getItem('spidertour.admin')") == admin_token

@@ -26,8 +26,8 @@ ERROR_CODES = {
     "unauthorised", "bad_message", "not_started", "already_started", "not_open", "stale_seq", "seq_reused",
     "not_saved", "try_again", "taken_over", "slow_down", "flood", "out_of_range", "same_column", "empty_column",
     "face_down", "not_a_group", "cannot_place", "king_only", "missing_field", "no_piles", "wrong_pile",
-    "pile_empty", "stock_empty", "nothing_to_deal", "undo_off", "undo_limit", "nothing_to_undo", "time_up",
-    "game_over",
+    "pile_empty", "stock_empty", "nothing_to_deal", "undo_off", "undo_limit", "nothing_to_undo", "reveals_final",
+    "time_up", "game_over",
 }
 FUZZ = settings(max_examples=120, deadline=None, database=None, derandomize=True,
                 suppress_health_check=list(HealthCheck))
