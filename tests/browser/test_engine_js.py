@@ -11,9 +11,11 @@ from playwright.async_api import Page
 
 from engine import Deal, End, Game, MoveCards, Settings, Undo
 from engine.replay import replay_game
+from engine.variation import Renaming
 from tests.client import Api
 
 VECTORS = json.loads((Path(__file__).resolve().parents[1] / "deal-vectors.json").read_text())
+ENTRY_VECTORS = json.loads((Path(__file__).resolve().parents[1] / "entry-vectors.json").read_text())
 
 IMPORT = "const engine = await import('/js/engine.js'); const sha = await import('/js/sha256.js');"
 
@@ -39,6 +41,60 @@ async def test_every_deal_vector(page: Page) -> None:
     assert mismatches == []
 
 
+async def test_every_entry_vector(page: Page) -> None:
+    """DEAL.md section 6: each entry's renamed deal, exactly as entry-vectors.json holds it."""
+    await page.goto("/#/settings")
+    mismatches = await page.evaluate(
+        f"""async (vectors) => {{
+            {IMPORT}
+            const bad = [];
+            for (const v of vectors) {{
+              const settings = {{variant: v.variant, suits: v.suits, deal_variation: true}};
+              if ('draw_pile_choice' in v) settings.draw_pile_choice = v.draw_pile_choice;
+              const got = await engine.dealJson(settings, v.seed, undefined, v.entry);
+              if (JSON.stringify(got) !== JSON.stringify(v)) bad.push([v.variant, v.suits, v.seed, v.entry]);
+            }}
+            return bad;
+        }}""",
+        ENTRY_VECTORS,
+    )
+    assert len(ENTRY_VECTORS) >= 60
+    assert mismatches == []
+
+
+async def test_renaming_like_the_python_engine(page: Page) -> None:
+    cases = [({"variant": v, "suits": n, "deal_variation": True, "draw_pile_choice": c}, f"seed-{v}", e)
+             for v, n in (("spider78", 2), ("spider", 4), ("huge_spider", 2), ("curds_and_whey", 4))
+             for c in (True, False) for e in (1, 77)]
+    await page.goto("/#/settings")
+    from_js = await page.evaluate(
+        f"""async (cases) => {{
+            {IMPORT}
+            const out = [];
+            for (const [settings, seed, entry] of cases) {{
+              const r = await engine.Renaming.of(settings, seed, entry);
+              const move = {{type: "move", from: 1, count: 2, to: 4, t: 2.5}};
+              const deal = r.move({{type: "deal", pile: 3}});
+              out.push([r.suits, r.sigma, r.piles, r.move(move), r.moveBack(r.move(move)), deal]);
+            }}
+            let refused = null;
+            try {{ await engine.newGame(cases[0][0], "x"); }} catch (err) {{ refused = err.code; }}
+            let zero = null;
+            try {{ await engine.newGame(cases[0][0], "x", undefined, 0); }} catch (err) {{ zero = err.code; }}
+            return [out, refused, zero];
+        }}""",
+        cases,
+    )
+    out, refused, zero = from_js
+    assert (refused, zero) == ("bad_settings", "bad_settings")
+    for (settings, seed, entry), (suits, sigma, piles, moved, back, dealt) in zip(cases, out, strict=True):
+        r = Renaming.of(Settings(**settings), seed, entry)
+        assert (tuple(suits), tuple(sigma), tuple(piles)) == (r.suits, r.sigma, r.piles)
+        move = {"type": "move", "from": 1, "count": 2, "to": 4, "t": 2.5}
+        assert moved == r.move_json(move) and back == move
+        assert dealt == r.move_json({"type": "deal", "pile": 3})
+
+
 async def test_plain_javascript_sha256_deals_alike(page: Page) -> None:
     """Pages served over plain http away from localhost have no crypto.subtle: the fallback must agree."""
     await page.goto("/#/settings")
@@ -60,17 +116,21 @@ async def test_plain_javascript_sha256_deals_alike(page: Page) -> None:
     assert result == [v["shuffled"] for v in picked] + [True]
 
 
-def random_game(variant: str, suits: int, seed: str, rng: random.Random, steps: int = 50) -> dict[str, Any]:
-    """A game with legal moves, deals, undos, refused moves and time, ending or running out of time."""
-    settings = Settings(variant=variant, suits=suits, time_limit=300, undo_limit=6)
-    game = Game(settings, seed)
+def random_game(variant: str, suits: int, seed: str, rng: random.Random, steps: int = 50,
+                **extra: Any) -> dict[str, Any]:
+    """A game with legal moves, deals, undos, refused moves and time, ending or running out of time.
+
+    ``extra``: more settings (``reveals_final``, ``deal_variation``) and the ``entry``."""
+    entry = extra.pop("entry", None)
+    settings = Settings(variant=variant, suits=suits, time_limit=300, undo_limit=6, **extra)
+    game = Game(settings, seed, entry)
     moves: list[dict[str, Any]] = []
     t = 0.0
     for _ in range(steps):
         t += rng.uniform(0.1, 3)
         legal = list(game.legal_moves())
         roll = rng.random()
-        if roll < 0.1:
+        if roll < (0.3 if settings.reveals_final else 0.1):
             move: Any = Undo()
         elif roll < 0.18:
             width = len(game.columns)
@@ -84,7 +144,8 @@ def random_game(variant: str, suits: int, seed: str, rng: random.Random, steps: 
         if game.is_legal(move):
             game.play(move)
     moves.append({**(End().to_json()), "t": round(t + 1, 3)} if rng.random() < 0.5 else {"type": "end", "t": 300})
-    return {"variant": variant, "suits": suits, "seed": seed, "time_limit": 300, "undo_limit": 6, "moves": moves}
+    line = {"variant": variant, "suits": suits, "seed": seed, "time_limit": 300, "undo_limit": 6, "moves": moves}
+    return {**line, **extra, **({} if entry is None else {"entry": entry})}
 
 
 async def test_replays_step_for_step_like_the_python_engine(page: Page) -> None:
@@ -95,6 +156,15 @@ async def test_replays_step_for_step_like_the_python_engine(page: Page) -> None:
             [("spider78", 2), ("spider78", 1), ("spider", 4), ("huge_spider", 2), ("black_widow", 4),
              ("curds_and_whey", 4)]
         )
+    ]
+    games += [
+        random_game("spider78", 2, "fair-78", rng, 80, reveals_final=True, deal_variation=True, entry=3),
+        random_game("spider78", 1, "fair-78-inorder", rng, 80, deal_variation=True, entry=12,
+                    draw_pile_choice=False),
+        random_game("spider", 2, "fair-spider", rng, 80, reveals_final=True),
+        random_game("black_widow", 4, "fair-widow", rng, 80, reveals_final=True, deal_variation=True, entry=1),
+        random_game("huge_spider", 4, "fair-huge", rng, 60, deal_variation=True, entry=999),
+        random_game("curds_and_whey", 4, "fair-curds", rng, 60, reveals_final=True, deal_variation=True, entry=2),
     ]
     await page.goto("/#/settings")
     from_js = await page.evaluate(
@@ -108,6 +178,7 @@ async def test_replays_step_for_step_like_the_python_engine(page: Page) -> None:
     )
     from_python = [replay_game(g) for g in games]
     assert sum(1 for g in from_python for s in g["steps"] if not s["ok"]) > 5  # refused moves were tried
+    assert any(s.get("code") == "reveals_final" for g in from_python for s in g["steps"])
     for js, py in zip(from_js, from_python, strict=True):
         assert js["initial"] == py["initial"]
         for i, (a, b) in enumerate(zip(js["steps"], py["steps"], strict=True)):

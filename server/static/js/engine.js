@@ -11,6 +11,7 @@ export const HIDDEN = "??";
 const KING = 12;
 const SEQUENCE = 13;
 const TWO64 = 1n << 64n;
+const MAX_ENTRY = Number.MAX_SAFE_INTEGER; // as the Python engine: 2^53 - 1
 
 export class EngineError extends Error {
   constructor(reason, code) {
@@ -107,15 +108,31 @@ export function fullSettings(obj) {
     free_column: obj.free_column ?? rules.freeDefault,
     undo: obj.undo ?? true,
     undo_limit: obj.undo_limit ?? null,
+    reveals_final: obj.reveals_final ?? false,
     time_limit: obj.time_limit ?? 600,
     draw_pile_choice: obj.draw_pile_choice ?? true,
     draw_pile_tops_up: obj.draw_pile_tops_up ?? true,
+    deal_variation: obj.deal_variation ?? false,
   };
   if (!rules.suitsAllowed.includes(s.suits)) {
     throw new EngineError(`${s.variant} is played with ${rules.suitsAllowed.join(" or ")} suits, not ${s.suits}`,
       "bad_settings");
   }
+  for (const name of ["free_column", "undo", "reveals_final", "draw_pile_choice", "draw_pile_tops_up", "deal_variation"]) {
+    if (typeof s[name] !== "boolean") throw new EngineError(`${name} must be true or false, not ${s[name]}`, "bad_settings");
+  }
   return s;
+}
+
+/** An entry's ordinal (DEAL.md section 6): a whole number from 1. */
+export function checkEntry(entry) {
+  if (!Number.isInteger(entry)) {
+    throw new EngineError(`the entry must be a whole number from 1, not ${JSON.stringify(entry)}`, "bad_settings");
+  }
+  if (entry < 1 || entry > MAX_ENTRY) {
+    throw new EngineError(`the entry must be between 1 and ${MAX_ENTRY}, not ${entry}`, "bad_settings");
+  }
+  return entry;
 }
 
 // ------------------------------------------------------------------ the deal (DEAL.md)
@@ -172,17 +189,125 @@ export async function shuffled(deck, seed, hash = digest) {
   return cards;
 }
 
-/** The deal in deal-vectors.json's format (every card shown). */
-export async function dealJson(settingsObj, seed, hash = digest) {
+/** [0 .. n-1] shuffled from the end by the stream (DEAL.md section 6; n < 2 draws nothing). */
+async function permutation(stream, n) {
+  const p = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = await stream.uniform(i + 1);
+    [p[i], p[j]] = [p[j], p[i]];
+  }
+  return p;
+}
+
+/** Maximal runs of neighbouring columns dealt the same number of cards: [first, end) pairs. */
+function columnGroups(layout) {
+  const groups = [];
+  let start = 0;
+  for (let c = 1; c <= layout.length; c++) {
+    if (c === layout.length || layout[c] !== layout[start]) {
+      groups.push([start, c]);
+      start = c;
+    }
+  }
+  return groups;
+}
+
+/**
+ * An entry's renaming (DEAL.md section 6), as engine/variation.py's Renaming: `suits[s]` the suit
+ * base suit s becomes, `sigma[c]` the column base column c becomes (the free column stays put),
+ * `piles[p]` the position base draw pile p moves to.
+ */
+export class Renaming {
+  constructor(suits, sigma, piles) {
+    this.suits = suits;
+    this.sigma = sigma;
+    this.piles = piles;
+  }
+
+  /** The renaming of entry `entry` of a tournament with this seed and these settings. */
+  static async of(settingsObj, seed, entry, hash = digest) {
+    const s = fullSettings(settingsObj);
+    const rules = VARIANTS[s.variant];
+    const stream = new Stream(`${seed}:entry:${checkEntry(entry)}`, hash);
+    const suits = [...(await permutation(stream, s.suits))];
+    for (let i = s.suits; i < 4; i++) suits.push(i);
+    const sigma = Array.from({ length: rules.layout.length + (s.free_column ? 1 : 0) }, (_, c) => c);
+    for (const [start, end] of columnGroups(rules.layout)) {
+      const within = await permutation(stream, end - start);
+      for (let i = 0; i < end - start; i++) sigma[start + i] = start + within[i];
+    }
+    const piles = rules.piles && s.draw_pile_choice
+      ? await permutation(stream, rules.piles)
+      : Array.from({ length: rules.piles }, (_, p) => p);
+    return new Renaming(suits, sigma, piles);
+  }
+
+  inverse() {
+    const inv = (p) => { const out = []; p.forEach((target, i) => { out[target] = i; }); return out; };
+    return new Renaming(inv(this.suits), inv(this.sigma), inv(this.piles));
+  }
+
+  card(c) { return this.suits[c >> 4] * 16 + (c & 15); }
+
+  column(c) { return Number.isInteger(c) && c >= 0 && c < this.sigma.length ? this.sigma[c] : c; }
+
+  pile(p) { return Number.isInteger(p) && p >= 0 && p < this.piles.length ? this.piles[p] : p; }
+
+  /** A move (RULES.md's JSON form) in base numbering as the same move in the entry's; other fields kept. */
+  move(m) {
+    if (m && m.type === "move") return { ...m, from: this.column(m.from), to: this.column(m.to) };
+    if (m && m.type === "deal" && m.pile !== undefined && m.pile !== null) return { ...m, pile: this.pile(m.pile) };
+    return m;
+  }
+
+  moveBack(m) { return this.inverse().move(m); }
+
+  /** Rename a freshly dealt game in place: cards, columns, draw piles (card i to sigma(i)), stock rows. */
+  apply(game) {
+    const row = (cards) => {
+      const out = [];
+      cards.forEach((c, i) => { out[this.sigma[i]] = this.card(c); });
+      return out;
+    };
+    const columns = [];
+    const down = [];
+    game.columns.forEach((col, c) => {
+      columns[this.sigma[c]] = col.map((x) => this.card(x));
+      down[this.sigma[c]] = game.down[c];
+    });
+    game.columns = columns;
+    game.down = down;
+    if (game.piles) {
+      const piles = [];
+      game.piles.forEach((pile, p) => { piles[this.piles[p]] = pile.length ? row(pile) : []; });
+      game.piles = piles;
+    }
+    if (game.stock) {
+      const stock = [];
+      for (let i = 0; i < game.stock.length; i += game.dealt) stock.push(...row(game.stock.slice(i, i + game.dealt)));
+      game.stock = stock;
+    }
+    game.undoStack = game.undoStack.map(([src, n, dst, rev, free]) => [this.column(src), n, this.column(dst), rev, free]);
+  }
+}
+
+/**
+ * The deal in deal-vectors.json's format (every card shown); with `deal_variation`, entry
+ * `entry`'s renamed deal in entry-vectors.json's format.
+ */
+export async function dealJson(settingsObj, seed, hash = digest, entry = null) {
   const settings = fullSettings(settingsObj);
   const rules = VARIANTS[settings.variant];
-  const deck = await shuffled(orderedDeck(rules.deck, settings.suits), seed, hash);
-  const game = new Game(settings, deck);
+  const { game, deck } = await deal(settings, seed, hash, entry);
   const text = (cards) => cards.map(cardText).join(" ");
-  const out = {
-    variant: settings.variant, suits: settings.suits, seed, shuffled: text(deck),
-    columns: game.columns.slice(0, rules.layout.length).map(text),
-  };
+  const out = { variant: settings.variant, suits: settings.suits, seed };
+  if (game.entry !== null) {
+    out.entry = game.entry;
+    if (rules.piles) out.draw_pile_choice = settings.draw_pile_choice;
+  } else {
+    out.shuffled = text(deck);
+  }
+  out.columns = game.columns.slice(0, rules.layout.length).map(text);
   if (game.piles) out.draw_piles = game.piles.map(text);
   if (game.stock) out.stock = text(game.stock);
   return out;
@@ -210,6 +335,8 @@ export class Game {
     this.timeLeft = null;
     this.t = 0;
     this.undoStack = [];
+    this.sealed = false; // the undo door was last closed by a reveal (reveals_final)
+    this.entry = null; // the entry whose renamed deal this is (deal_variation)
     if (deck) this.dealFrom(deck);
   }
 
@@ -320,9 +447,15 @@ export class Game {
       const [completed, more] = this.removeSequences(dst);
       if (completed) {
         this.undoStack = [];
+        this.sealed = this.settings.reveals_final && revealed + more > 0;
         this.checkWin();
         return { changed: [src, dst], revealed: revealed + more, completed };
       }
+    }
+    if (revealed && this.settings.reveals_final) { // a reveal closes the door like a deal
+      this.undoStack = [];
+      this.sealed = true;
+      return { changed: [src, dst], revealed, completed: 0 };
     }
     this.undoStack.push([src, count, dst, revealed, freeBefore]);
     return { changed: [src, dst], revealed, completed: 0 };
@@ -386,6 +519,7 @@ export class Game {
       }
     }
     this.undoStack = [];
+    this.sealed = false;
     if (completed) this.checkWin();
     return { changed: cards.map((_, i) => i), revealed, completed };
   }
@@ -415,7 +549,13 @@ export class Game {
     if (s.undo_limit !== null && this.undosUsed >= s.undo_limit) {
       throw new EngineError(`all ${s.undo_limit} undos have been used`, "undo_limit");
     }
-    if (!this.undoStack.length) throw new EngineError("there is no move to take back", "nothing_to_undo");
+    if (!this.undoStack.length) {
+      if (this.sealed) {
+        throw new EngineError("a revealed card stays revealed (reveals_final): the move that turned it cannot be " +
+          "undone, nor anything before it", "reveals_final");
+      }
+      throw new EngineError("there is no move to take back", "nothing_to_undo");
+    }
     const [src, count, dst, revealed, freeBefore] = this.undoStack.pop();
     if (revealed) {
       this.down[src]++;
@@ -468,11 +608,30 @@ export class Game {
   }
 }
 
-/** A new game of these settings (RULES.md), dealt from the seed (DEAL.md). */
-export async function newGame(settingsObj, seed, hash = digest) {
+/**
+ * A new game of these settings (RULES.md), dealt from the seed (DEAL.md). With `deal_variation`
+ * it is entry `entry`'s renamed deal (DEAL.md section 6) and `entry` is required; else it is ignored.
+ */
+export async function newGame(settingsObj, seed, hash = digest, entry = null) {
+  return (await deal(settingsObj, seed, hash, entry)).game;
+}
+
+/** newGame, and the shuffled deck it was dealt from. */
+async function deal(settingsObj, seed, hash, entry) {
   const settings = fullSettings(settingsObj);
   const rules = VARIANTS[settings.variant];
-  return new Game(settings, await shuffled(orderedDeck(rules.deck, settings.suits), seed, hash));
+  if (settings.deal_variation && (entry === null || entry === undefined)) {
+    throw new EngineError("deal_variation is on: the game needs 'entry', its entry's ordinal (1, 2, ...)",
+      "bad_settings");
+  }
+  const renaming = settings.deal_variation ? await Renaming.of(settings, seed, entry, hash) : null;
+  const deck = await shuffled(orderedDeck(rules.deck, settings.suits), seed, hash);
+  const game = new Game(settings, deck);
+  if (renaming) {
+    renaming.apply(game);
+    game.entry = entry;
+  }
+  return { game, deck };
 }
 
 /** REPLAY.md for one game: {initial, steps, final_score}; each step is the view plus ok/error. */
@@ -480,7 +639,7 @@ export async function replayGame(spec, hash = digest) {
   for (const name of ["variant", "suits", "seed"]) {
     if (spec[name] === undefined || spec[name] === null) throw new EngineError(`a game needs '${name}'`, "bad_settings");
   }
-  const game = await newGame(spec, spec.seed, hash);
+  const game = await newGame(spec, spec.seed, hash, spec.entry ?? null);
   const initial = game.view();
   const steps = (spec.moves || []).map((raw) => {
     try {
