@@ -13,8 +13,6 @@ from typing import Any
 from litestar import Litestar, Request, Response
 from litestar.datastructures import CacheControlHeader
 from litestar.exceptions import HTTPException, ValidationException
-from litestar.logging import LoggingConfig
-from litestar.openapi import OpenAPIConfig
 from litestar.static_files import create_static_files_router
 from redis.asyncio import Redis
 
@@ -24,8 +22,12 @@ from .clock import run_clock
 from .config import Config
 from .hub import Hub
 from .leaderboard import Leaderboard
+from .logs import log_exception
+from .metrics import metrics
+from .openapi import ASSET_ROUTES, OPENAPI_CONFIG
 from .play import play_socket
 from .routes import ROUTES
+from .security import json_bodies_only, security_headers
 from .services import Embedded, Services
 from .watch import watch_socket
 
@@ -52,8 +54,12 @@ def bad_path(request: Request[Any, Any, Any], exc: ValueError) -> Response[dict[
         return Response(body, status_code=exc.status_code, headers=exc.headers)
     if "\x00" in request.url.path:
         return Response({"status_code": 404, "detail": "Not Found"}, status_code=404)
-    log.error("unexpected error on %s", request.url.path, exc_info=exc)
     return Response({"status_code": 500, "detail": "Internal Server Error"}, status_code=500)
+
+
+def too_deep(request: Request[Any, Any, Any], exc: RecursionError) -> Response[dict[str, Any]]:
+    """A JSON body nested past the decoder's depth."""
+    return Response({"status_code": 400, "detail": "JSON is nested too deeply"}, status_code=400)
 
 
 def create_app(config: Config | None = None) -> Litestar:
@@ -98,13 +104,18 @@ def create_app(config: Config | None = None) -> Litestar:
             *BOARD_ROUTES,
             play_socket,
             watch_socket,
+            metrics,
+            *ASSET_ROUTES,
             # no-cache: a browser never uses a stored copy unasked, so a new version of the client
             # (its files have no hashed names) is picked up at once.
             create_static_files_router(path="/", directories=[STATIC_DIR], html_mode=True, name="web",
                                        cache_control=CacheControlHeader(no_cache=True)),
         ],
         lifespan=[lifespan],
-        openapi_config=OpenAPIConfig(title="spidertour", version="0.1.0", path="/schema"),
-        logging_config=LoggingConfig(log_exceptions="always"),
-        exception_handlers={ValidationException: validation_error, ValueError: bad_path},
+        openapi_config=OPENAPI_CONFIG,
+        logging_config=None,  # server/logs.py: configured by `spidertour serve`
+        after_exception=[log_exception],
+        middleware=[security_headers],
+        guards=[json_bodies_only],
+        exception_handlers={ValidationException: validation_error, ValueError: bad_path, RecursionError: too_deep},
     )

@@ -11,7 +11,7 @@ from litestar.params import Parameter
 
 from . import store
 from .leaderboard import Row
-from .routes import require_admin
+from .routes import MAX_ID, require_admin
 from .services import Services
 from .watch import standings_page
 
@@ -24,7 +24,7 @@ class Board(msgspec.Struct):
 
 
 async def _status(services: Services, tournament_id: int) -> str:
-    row = await store.tournament(services.db, tournament_id)
+    row = await store.tournament(services.db, tournament_id) if 0 < tournament_id <= MAX_ID else None
     if row is None:
         raise NotFoundException(f"no tournament {tournament_id}")
     return str(row["status"])
@@ -62,6 +62,8 @@ async def around(
     """An entry's rank with k neighbours above and below."""
     services: Services = request.app.state.services
     status = await _status(services, tournament_id)
+    if not 0 < entry_id <= MAX_ID:
+        raise NotFoundException(f"no entry {entry_id} in tournament {tournament_id}")
     if status == "finished":
         rank = await services.db.fetchval(
             "SELECT rank FROM standings WHERE tournament_id = $1 AND entry_id = $2", tournament_id, entry_id

@@ -40,6 +40,7 @@ from typing import Any, TextIO
 import msgspec
 
 from .bots_view import POLICIES, ViewRules
+from .config import server_url
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 ENGINE_CODES = {
@@ -907,8 +908,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         description="Bot players (real websocket clients) and watchers against a running server, with live figures.",
     )
     bots.add_argument("--server", action="append", dest="servers", metavar="URL",
-                      help="server URL; repeat to split bots between servers (default $SPIDERTOUR_URL or "
-                      f"{DEFAULT_URL})")
+                      help="server URL; repeat to split bots between servers (default $SPIDERTOUR_URL, else "
+                      "http://127.0.0.1:$PORT)")
     bots.add_argument("--tournament", type=int, help="join this tournament (must be open)")
     bots.add_argument("--admin-token", help="create a tournament with this token (default $ADMIN_TOKEN)")
     bots.add_argument("--players", "-n", type=int, default=10)
@@ -943,7 +944,7 @@ def run_bots_command(args: argparse.Namespace) -> int:
         if args.check_acks:
             return _run_check(args)
         cfg = BotConfig(
-            servers=[s.rstrip("/") for s in (args.servers or [os.environ.get("SPIDERTOUR_URL") or DEFAULT_URL])],
+            servers=[s.rstrip("/") for s in (args.servers or [server_url()])],
             tournament_id=args.tournament,
             admin_token=args.admin_token or os.environ.get("ADMIN_TOKEN") or None,
             players=args.players,

@@ -19,17 +19,21 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from .app import create_app
     from .config import Config
+    from .logs import configure
 
     config = Config.from_env()
     host = args.host or config.host
     port = args.port or config.port
+    level = args.log_level or config.log_level
+    log_config = configure(level, json_logs=config.log_format == "json")
     print(f"spidertour on http://{host}:{port}/", flush=True)
     uvicorn.run(
         create_app(config),
         host=host,
         port=port,
         ws_max_size=1 << 20,
-        log_level=args.log_level,
+        log_level=level,
+        log_config=log_config,
         ws_ping_interval=20,
         ws_ping_timeout=20,
     )
@@ -122,7 +126,9 @@ def _admin_post(args: argparse.Namespace, path: str, body: bytes, expected: int)
     """POST to a running server with the admin token; (exit status, JSON answer or None)."""
     import httpx
 
-    url = args.server or os.environ.get("SPIDERTOUR_URL", "http://127.0.0.1:8000")
+    from .config import server_url
+
+    url = (args.server or server_url()).rstrip("/")
     token = args.admin_token or os.environ.get("ADMIN_TOKEN")
     if not token:
         print("error: give --admin-token or set ADMIN_TOKEN", file=sys.stderr)
@@ -158,6 +164,9 @@ def _bool(text: str) -> bool:
     raise argparse.ArgumentTypeError("on or off")
 
 
+URL_HELP = "default $SPIDERTOUR_URL, else http://127.0.0.1:$PORT (PORT defaults to 8000)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="spidertour", description="Tournament server for timed Spider solitaire")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -165,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="run the server (embedded PostgreSQL/Valkey unless DATABASE_URL/REDIS_URL)")
     serve.add_argument("--host")
     serve.add_argument("--port", type=int)
-    serve.add_argument("--log-level", default="info")
+    serve.add_argument("--log-level", help="debug, info, warning or error; default $LOG_LEVEL or info")
     serve.set_defaults(run=run_serve)
 
     migrate = sub.add_parser("migrate", help="apply the SQL migrations of schema/ that are not yet applied")
@@ -191,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     create.add_argument("--opens-at", help="ISO time with zone; default now")
     create.add_argument("--closes-at", help="ISO time with zone; default an hour after opening")
     create.add_argument("--seed", help="default: drawn from a cryptographic source")
-    create.add_argument("--server", help="default $SPIDERTOUR_URL or http://127.0.0.1:8000")
+    create.add_argument("--server", help=URL_HELP)
     create.add_argument("--admin-token", help="default $ADMIN_TOKEN")
     create.set_defaults(run=run_tournament_create)
 
@@ -199,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bsub = board.add_subparsers(dest="action", required=True)
     rebuild = bsub.add_parser("rebuild", help="rebuild a tournament's Redis leaderboard from PostgreSQL")
     rebuild.add_argument("tournament_id", type=int)
-    rebuild.add_argument("--server", help="default $SPIDERTOUR_URL or http://127.0.0.1:8000")
+    rebuild.add_argument("--server", help=URL_HELP)
     rebuild.add_argument("--admin-token", help="default $ADMIN_TOKEN")
     rebuild.set_defaults(run=run_leaderboard_rebuild)
 

@@ -10,6 +10,7 @@ from redis.exceptions import RedisError
 
 from . import store
 from .leaderboard import row_of
+from .metrics import DB_ERRORS, REDIS_ERRORS
 from .services import Services
 
 log = logging.getLogger("spidertour.clock")
@@ -53,6 +54,7 @@ async def _rebuild_missing(services: Services) -> None:
         for tid in missing:
             await services.board.rebuild(services.db, tid)
     except RedisError:
+        REDIS_ERRORS.inc()
         log.warning("Redis unavailable: leaderboards will be rebuilt when it returns")
 
 
@@ -63,6 +65,10 @@ async def run_clock(services: Services) -> None:
             await sweep_once(services, seen)
         except asyncio.CancelledError:
             raise
+        except RedisError:
+            REDIS_ERRORS.inc()
+            log.warning("clock sweep failed (Redis); retrying", exc_info=True)
         except Exception:
+            DB_ERRORS.inc()
             log.warning("clock sweep failed; retrying", exc_info=True)
         await asyncio.sleep(services.config.sweep_seconds)

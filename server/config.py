@@ -11,6 +11,11 @@ def _int(name: str, default: int) -> int:
     return default if raw in (None, "") else int(raw)
 
 
+def server_url() -> str:
+    """Where ``spidertour`` commands find a running server: $SPIDERTOUR_URL, else this machine at $PORT."""
+    return (os.environ.get("SPIDERTOUR_URL") or f"http://127.0.0.1:{_int('PORT', 8000)}").rstrip("/")
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     database_url: str | None = None  # None: start an embedded PostgreSQL
@@ -26,6 +31,8 @@ class Config:
     flood_limit: int = 64  # messages waiting unanswered: past this the connection is cut off
     sweep_seconds: float = 0.5  # how often deadlines and tournament closings are checked
     pool_size: int = 10
+    log_level: str = "info"  # debug, info, warning, error
+    log_format: str = "text"  # text, or json: one JSON object a line
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -41,4 +48,6 @@ class Config:
             pool_size=_int("DB_POOL_SIZE", 10),
             rate_per_second=float(os.environ.get("RATE_PER_SECOND", "30")),
             rate_burst=_int("RATE_BURST", 60),
+            log_level=os.environ.get("LOG_LEVEL", "info").lower(),
+            log_format=os.environ.get("LOG_FORMAT", "text").lower(),
         )

@@ -10,7 +10,18 @@ import asyncpg
 
 log = logging.getLogger("spidertour.db")
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
+
+
+def _schema_dir() -> Path:
+    """``schema/`` beside the package in a source tree; ``server/schema`` once installed (pyproject.toml)."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "schema", here / "schema"):
+        if any(candidate.glob("[0-9][0-9][0-9]_*.sql")):
+            return candidate
+    raise RuntimeError(f"no migrations found in {here.parent / 'schema'} or {here / 'schema'}")
+
+
+SCHEMA_DIR = _schema_dir()
 _MIGRATION = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
 _LOCK_KEY = 0x5B1DE7  # advisory lock: one process migrates at a time
 

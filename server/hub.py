@@ -24,6 +24,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from .leaderboard import Leaderboard, Row
+from .metrics import REDIS_ERRORS
 
 log = logging.getLogger("spidertour.hub")
 
@@ -184,6 +185,7 @@ class Feed:
                 top = await board.page(self.tournament_id, 0, TOP)
                 entrants = await board.count(self.tournament_id)
             except RedisError:
+                REDIS_ERRORS.inc()
                 log.warning("feed of tournament %s could not read Redis", self.tournament_id)
                 self.changed = {**changed, **self.changed}
                 continue
@@ -246,6 +248,7 @@ class Hub:
                     pipe.publish(self.channel, _encoder.encode(event))
                 await pipe.execute()
             except RedisError:
+                REDIS_ERRORS.inc()
                 log.warning("could not publish %d leaderboard events", len(events))
                 for event in events:  # keep them for the next tick
                     self.outbox.setdefault(event.t, {}).update({r.entry_id: r for r in event.rows})

@@ -19,6 +19,7 @@ import msgspec
 from redis.asyncio import Redis
 
 from . import store
+from .metrics import REBUILDS
 
 log = logging.getLogger("spidertour.leaderboard")
 
@@ -133,6 +134,7 @@ class Leaderboard:
             pipe.hsetnx(rows_key, str(row.entry_id), _row_encoder.encode(row))
         pipe.set(self.key(tournament_id, "built"), "1")
         await pipe.execute()
+        REBUILDS.inc()
         log.info("leaderboard of tournament %s rebuilt with %d entries", tournament_id, len(records))
         return len(records)
 

@@ -18,10 +18,11 @@ from litestar import WebSocket, websocket
 
 from engine import TIMED_OUT, Deal, End, EngineError, GameOverError, Move, MoveCards, Undo
 
+from . import metrics, store
 from . import protocol as p
-from . import store
 from .fairness import token_hash
 from .live import FINISHED, LiveGame, load
+from .metrics import ACK_SECONDS, PLAY_CONNECTIONS, REFUSALS
 from .services import Services
 
 log = logging.getLogger("spidertour.play")
@@ -91,6 +92,7 @@ class PlaySession:
             await self.socket.send_data(p.encoder.encode(msg).decode(), mode="text")
 
     async def error(self, code: str, reason: str, seq: int | None = None) -> None:
+        REFUSALS.labels(code).inc()
         await self.send(p.Error(code=code, reason=reason, seq=seq))
 
     async def close(self, code: int, reason: str) -> None:
@@ -144,6 +146,7 @@ class PlaySession:
             if await self._authenticate():
                 await self._loop()
         except DB_ERRORS:
+            metrics.DB_ERRORS.inc()
             log.warning("database unavailable; closing entry %s", self.entry_id, exc_info=True)
             with contextlib.suppress(Exception):
                 await self.error("try_again", "the database is unavailable: reconnect in a moment")
@@ -258,7 +261,9 @@ class PlaySession:
         if isinstance(msg, str):
             await self.error("bad_message", msg)
         elif isinstance(msg, p.PlayMove | p.PlayDeal | p.PlayUndo | p.PlayEnd):
+            began = time.perf_counter()
             await self._play(msg)
+            ACK_SECONDS.observe(time.perf_counter() - began)
         elif isinstance(msg, p.Start):
             await self._start()
         elif isinstance(msg, p.Sync):
@@ -429,4 +434,8 @@ def _dt(seconds: float) -> Any:
 async def play_socket(socket: WebSocket, entry_id: int) -> None:
     """Play one entry. First message: {"type": "auth", "token": ...}. See docs/protocol.md."""
     services: Services = socket.app.state.services
-    await PlaySession(services, socket, entry_id).run()
+    PLAY_CONNECTIONS.inc()
+    try:
+        await PlaySession(services, socket, entry_id).run()
+    finally:
+        PLAY_CONNECTIONS.dec()

@@ -113,6 +113,8 @@ async def strict_body(request: Request[Any, Any, Any], type_: type[T]) -> T:
         ) from None
     except msgspec.DecodeError as err:
         raise HTTPException(status_code=400, detail=f"JSON is malformed: {err}") from None
+    except RecursionError:
+        raise HTTPException(status_code=400, detail="JSON is nested too deeply") from None
 
 
 def settings_from(body: p.GameSettings) -> dict[str, Any]:
@@ -126,21 +128,41 @@ def settings_from(body: p.GameSettings) -> dict[str, Any]:
     return settings  # type: ignore[no-any-return]
 
 
+def tournament_name(raw: str) -> str:
+    name = raw.strip()
+    if not name or not name.isprintable():
+        raise HTTPException(status_code=400, detail="the name must be printable and not blank")
+    return name
+
+
+def tournament_times(opens: datetime | None, closes: datetime | None) -> tuple[datetime, datetime]:
+    """Opening and closing times checked: zoned, in order, near enough (no arithmetic overflows)."""
+    now = datetime.now(UTC)
+    if (opens is not None and opens.tzinfo is None) or (closes is not None and closes.tzinfo is None):
+        raise HTTPException(status_code=400, detail="times need a time zone, e.g. 2026-11-22T18:00:00Z")
+    if closes is not None and closes <= (opens or now):
+        raise HTTPException(status_code=400, detail="closes_at must come after opens_at")
+    window = timedelta(days=MAX_DAYS)
+    for when in (opens, closes):
+        if when is not None and abs(when - now) > window:
+            raise HTTPException(status_code=400, detail=f"times must lie within {MAX_DAYS} days of now")
+    opens_at = opens or now
+    closes_at = closes or opens_at + timedelta(hours=1)
+    if closes_at - opens_at > window:
+        raise HTTPException(status_code=400, detail=f"times must lie within {MAX_DAYS} days")
+    return opens_at, closes_at
+
+
 async def create_tournament(services: Services, data: p.TournamentCreate) -> p.Tournament:
     """Shared by the HTTP route and the command line."""
     settings = settings_from(data.settings)
-    now = datetime.now(UTC)
-    opens_at = data.opens_at or now
-    closes_at = data.closes_at or opens_at + timedelta(hours=1)
-    if opens_at.tzinfo is None or closes_at.tzinfo is None:
-        raise HTTPException(status_code=400, detail="times need a time zone, e.g. 2026-11-22T18:00:00Z")
-    if closes_at <= opens_at:
-        raise HTTPException(status_code=400, detail="closes_at must come after opens_at")
-    if closes_at - opens_at > timedelta(days=MAX_DAYS) or abs(opens_at - now) > timedelta(days=MAX_DAYS):
-        raise HTTPException(status_code=400, detail=f"times must lie within {MAX_DAYS} days")
+    name = tournament_name(data.name)
+    opens_at, closes_at = tournament_times(data.opens_at, data.closes_at)
+    if data.seed is not None and "\x00" in data.seed:
+        raise HTTPException(status_code=400, detail="the seed may not contain a NUL character")
     seed = data.seed if data.seed is not None else new_seed()
     tid = await store.create_tournament(
-        services.db, data.name, settings, seed, commitment(seed, settings), opens_at, closes_at
+        services.db, name, settings, seed, commitment(seed, settings), opens_at, closes_at
     )
     row = await store.tournament(services.db, tid)
     assert row is not None

@@ -18,6 +18,7 @@ from .batch import Batcher
 from .config import Config
 from .hub import Hub
 from .leaderboard import Leaderboard, Row
+from .metrics import COMMIT_BATCH, DB_ERRORS, MOVES, REDIS_ERRORS
 from .store import MoveRecord
 
 if TYPE_CHECKING:
@@ -41,8 +42,19 @@ class Services:
     board_writes: Batcher[tuple[int, int, Row], bool] = field(init=False)  # many rows, one round trip
 
     def __post_init__(self) -> None:
-        self.moves = Batcher(lambda batch: store.record_moves(self.db, batch), max_batch=500, concurrency=3)
+        self.moves = Batcher(self._commit, max_batch=500, concurrency=3)
         self.board_writes = Batcher(self.board.record_many, max_batch=1000, concurrency=2)
+
+    async def _commit(self, batch: list[MoveRecord]) -> list[bool]:
+        """One commit of many games' moves, counted."""
+        COMMIT_BATCH.observe(len(batch))
+        try:
+            written = await store.record_moves(self.db, batch)
+        except Exception:
+            DB_ERRORS.inc()
+            raise
+        MOVES.inc(sum(written))
+        return written
 
     def taken_over_elsewhere(self, entry_id: int, origin: str) -> None:
         """Another process took over an entry: the connection here, if any, is told and closed."""
@@ -59,6 +71,7 @@ class Services:
             if not await self.board_writes.submit((tournament_id, ordinal, row)):
                 self.stale_boards.add(tournament_id)
         except RedisError:
+            REDIS_ERRORS.inc()
             log.warning("leaderboard write failed for tournament %s", tournament_id)
             self.stale_boards.add(tournament_id)
         self.hub.changed(tournament_id, row)

