@@ -22,6 +22,7 @@ from .game import ENDED, TIMED_OUT, WON, Game, Result
 from .moves import Deal, End, Move, MoveCards, Undo, move_from_json, move_from_text
 from .settings import Settings
 from .variants import VARIANTS, Variant
+from .variation import Renaming
 
 __all__ = [
     "ENDED",
@@ -38,6 +39,7 @@ __all__ = [
     "Move",
     "MoveCards",
     "NotationError",
+    "Renaming",
     "Result",
     "Settings",
     "SettingsError",

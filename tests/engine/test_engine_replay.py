@@ -50,6 +50,18 @@ def test_settings_left_out_take_rules_md_defaults() -> None:
     assert out["steps"][-1]["time_left"] == 599
 
 
+def test_reveals_final_is_read_from_the_line() -> None:
+    game = Game(Settings(variant="spider78", suits=2), "replay")
+    # A move that empties its column's face-up part: it turns a card.
+    move = next(m for m in game.legal_moves()
+                if isinstance(m, MoveCards) and m.src < 8 and m.count == len(game.columns[m.src]) - game.down[m.src])
+    moves = [move.to_json(), {"type": "undo"}]
+    assert [s["ok"] for s in replay_game(spec(moves))["steps"]] == [True, True]
+    final = replay_game(spec(moves, reveals_final=True))["steps"]
+    assert [s["ok"] for s in final] == [True, False]
+    assert final[1]["code"] == "reveals_final" and "revealed" in final[1]["error"] and final[1]["reveals"] == 1
+
+
 def test_settings_given_are_used() -> None:
     out = replay_game(spec([{"type": "undo"}, {"type": "deal"}], undo=False, draw_pile_choice=False,
                            draw_pile_tops_up=False, free_column=False, time_limit=100))
