@@ -51,6 +51,13 @@ class Row(msgspec.Struct, array_like=False):
     status: str
     time_left: int | None = None
     rank: int | None = None
+    deadline: float | None = None  # while the game runs: its end, in seconds since the epoch
+
+
+def _deadline(record: asyncpg.Record | dict[str, Any]) -> float | None:
+    """A running game's deadline as seconds since the epoch; None once it is over or not started."""
+    deadline = record.get("deadline")
+    return deadline.timestamp() if deadline is not None and record["status"] == "playing" else None
 
 
 # ZREVRANK of many members at once (one key: a Redis Cluster keeps it in one slot); -1 = absent.
@@ -74,6 +81,7 @@ def row_of(record: asyncpg.Record | dict[str, Any]) -> Row:
         score=record["score"] if final is None else final,
         status=record["status"],
         time_left=record["time_left"],
+        deadline=_deadline(record),
     )
 
 

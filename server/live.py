@@ -48,6 +48,7 @@ class LiveGame:
             score=game.score if game.final_score is None else game.final_score,
             status=self.status,
             time_left=game.time_left,
+            deadline=self.deadline if self.status == "playing" else None,
         )
 
 

@@ -26,7 +26,8 @@ ENTRY_SQL = """
 
 # What the leaderboard needs of an entry (server/leaderboard.py).
 BOARD_SQL = """
-    SELECT e.id, e.tournament_id, e.ordinal, p.name AS player, e.status, e.score, e.final_score, e.time_left
+    SELECT e.id, e.tournament_id, e.ordinal, p.name AS player, e.status, e.score, e.final_score, e.time_left,
+           e.deadline
       FROM entries e JOIN players p ON p.id = e.player_id"""
 
 # Ranking of RULES.md: higher score first, then more time remaining at the end, then the earlier entry.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from playwright.async_api import Page, expect
@@ -157,3 +158,11 @@ async def key_move(page: Page, src: int, count: int, dst: int) -> None:
     await expect(board_el).to_have_attribute("data-picked", f"{src}:{count}")
     await cursor_to(dst)
     await page.keyboard.press("Enter")
+
+
+SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+def card_words(text: str) -> str:
+    """A reason from the rules as the page words it: its card codes as the cards show them ("TH" -> "10\u2665")."""
+    return re.sub(r"\b([A2-9TJQK])([SHDC])\b", lambda m: ("10" if m[1] == "T" else m[1]) + SYMBOLS[m[2]], text)

@@ -21,6 +21,7 @@ from tests.browser.helpers import (
     board,
     card,
     card_moves,
+    card_words,
     click_move,
     drag,
     expect_board,
@@ -137,7 +138,9 @@ async def test_play_a_game(page: Page, browser: Browser, server: ServerProcess, 
     selector = card(bad.src, len(game.columns[bad.src]) - 1)
     before = await page.locator(selector).bounding_box()
     await drag(page, bad.src, len(game.columns[bad.src]) - 1, bad.dst)
-    await expect(page.locator(".message.show")).to_have_text(reason)
+    # The reason names the cards as the cards show them ("10\u2665 cannot go onto K\u2666", not "TH ... KD").
+    assert re.search(r"\b[A2-9TJQK][SHDC]\b", reason)
+    await expect(page.locator(".message.show")).to_have_text(card_words(reason))
     await expect(page.locator(".card.dragging")).to_have_count(0)
     after = await page.locator(selector).bounding_box()
     assert before and after and abs(before["x"] - after["x"]) < 1 and abs(before["y"] - after["y"]) < 1

@@ -166,6 +166,8 @@ async def test_watcher_gets_snapshot_then_updates(api: Api, server) -> None:
         if mine:
             seen_score = mine[-1]["score"]
             assert mine[-1]["rank"] == 1 and mine[-1]["player"] == "watched-1"
+            # A running game carries its deadline, for watchers to count its time down.
+            assert time.time() < mine[-1]["deadline"] <= time.time() + Settings(**SETTINGS).time_limit
         assert update["entrants"] == 1
     assert seen_score == game.score
     await player.play({"type": "end"})
@@ -174,7 +176,7 @@ async def test_watcher_gets_snapshot_then_updates(api: Api, server) -> None:
         update = await next_update(ws)
         mine = [r for r in update["changed"] if r["entry_id"] == entry["id"]]
         if mine and mine[-1]["status"] == "ended":
-            assert mine[-1]["score"] == over["final_score"]
+            assert mine[-1]["score"] == over["final_score"] and mine[-1]["deadline"] is None
             break
     await ws.close()
     await player.close()
@@ -296,6 +298,7 @@ async def test_leaderboard_pages_and_around_me(api: Api, server) -> None:
         await play_some(player, Game(Settings(**SETTINGS), SEED), i)
     board = api.http.get(f"/api/tournaments/{tour['id']}/leaderboard").json()
     assert board["entrants"] == 5 and board["status"] == "open"
+    assert all(r["status"] == "playing" and r["deadline"] > time.time() for r in board["rows"])
     scores = [r["score"] for r in board["rows"]]
     assert scores == sorted(scores, reverse=True) and [r["rank"] for r in board["rows"]] == [1, 2, 3, 4, 5]
     second = api.http.get(f"/api/tournaments/{tour['id']}/leaderboard", params={"offset": 1, "limit": 2}).json()

@@ -4,20 +4,28 @@
 // rules to the server, whose answer re-renders the board or snaps the cards back.
 
 import { cardEl } from "./cards.js";
-import { movableRun } from "./engine.js";
+import { movableRun, parseCard, VARIANTS } from "./engine.js";
 import { el } from "./ui.js";
 
 const DRAG_THRESHOLD = 5;
 const MAX_CARD = 104;
-const MIN_CARD = 30;
+const MIN_CARD = 14;
+const SMALL_CARD = 56; // narrower: a plainer face with a bigger index
+const TINY_CARD = 28; // narrower: the rank above the suit
+const MIN_FONT = 11; // the smallest index, in px
 
 export class Board {
-  /** opts: readonly, onMove(src, count, dst), onDeal(pile or null), room() the height for the columns */
+  /**
+   * opts: readonly, onMove(src, count, dst), onDeal(pile or null), room() the height for the whole
+   * board, or bottom() the height a bar fixed at the bottom of the window takes from it.
+   */
   constructor(root, opts = {}) {
     this.root = root;
     this.opts = opts;
     this.view = null;
-    this.pick = null; // {col, count}: a group chosen by click or keyboard, waiting for its target
+    this.pick = null; // {col, count, fit}: a group chosen by click or keyboard, waiting for its target;
+    // fit: the player did not choose the count, so a drop moves the part of it that fits the target
+    this.grabChosen = false; // Up/Down chose how many cards the cursor holds
     this.cursor = 0; // keyboard: the column the arrows are on
     this.grab = 0; // keyboard: how many cards at the cursor
     this.pileCursor = 0;
@@ -60,6 +68,10 @@ export class Board {
     this.view = view;
     this.dragged = null;
     this.press = null;
+    if (view.over) {
+      this.pick = null;
+      this.keyboard = false;
+    }
     if (this.pick && !this.faceUp(this.pick.col)) this.pick = null;
     if (this.pick) this.pick.count = Math.min(this.pick.count, this.faceUp(this.pick.col));
     this.cursor = Math.min(this.cursor, this.width - 1);
@@ -96,7 +108,11 @@ export class Board {
         class: `stock${deals ? "" : " empty"}`, "data-stock": view.stock, "data-deals": deals, role: "button",
         title: deals ? "Deal a row" : "The stock is empty",
       });
-      for (let i = 0; i < deals; i++) stock.append(el("div", { class: "card back", style: `--i:${i}` }));
+      for (let i = 0; i < deals; i++) {
+        const back = el("div", { class: "card back" });
+        back.style.setProperty("--i", i);
+        stock.append(back);
+      }
       stock.append(el("span", { class: "count" }, `${deals} deal${deals === 1 ? "" : "s"}`));
       row.append(stock);
     }
@@ -122,37 +138,85 @@ export class Board {
     return tableau;
   }
 
-  /** Card size from the width, column fanning from the height left on the screen. */
+  /** The corner index at a card width: its font size, its top, and the strip a covered card must show. */
+  indexAt(cw) {
+    const bold = document.body.classList.contains("faces-bold");
+    const border = bold ? cw * 0.05 : 0; // bold faces have a coloured top edge above the index
+    if (cw >= SMALL_CARD) {
+      const fs = cw * (bold ? 0.34 : 0.26);
+      const top = cw * (bold ? 0.03 : 0.05);
+      return { mode: "", fs, top, strip: border + top + fs + 4 };
+    }
+    if (cw >= TINY_CARD) {
+      const fs = Math.max(MIN_FONT, cw * 0.34);
+      return { mode: "small-cards", fs, top: 1, strip: border + 1 + fs + 4 };
+    }
+    // Too narrow for "10♥" on one line: the rank above the suit.
+    return { mode: "small-cards tiny-cards", fs: MIN_FONT, top: 1, strip: border + 1 + MIN_FONT * 2 + 2 };
+  }
+
+  /** Set the sizes of a card width on the board; returns them. */
+  sizeTo(cw, gap, extra) {
+    const root = this.root;
+    const index = this.indexAt(cw);
+    const ch = Math.round(Math.max(cw * 1.4, index.strip * 1.3));
+    root.style.setProperty("--cw", `${cw}px`);
+    root.style.setProperty("--ch", `${ch}px`);
+    root.style.setProperty("--gap", `${gap}px`);
+    root.style.setProperty("--fs", `${index.fs.toFixed(2)}px`);
+    root.style.setProperty("--ctop", `${index.top.toFixed(2)}px`);
+    root.classList.toggle("small-cards", index.mode.includes("small-cards"));
+    root.classList.toggle("tiny-cards", index.mode.includes("tiny-cards"));
+    const total = this.width * cw + (this.width - 1) * gap + extra;
+    for (const part of [root.querySelector(".tableau"), root.querySelector(".reserve")]) part.style.width = `${total}px`;
+    return { cw, ch, strip: index.strip, downMin: Math.max(3, ch * 0.05), down: ch * 0.13,
+      up: Math.max(index.strip, ch * (cw < SMALL_CARD ? 0.32 : 0.25)) };
+  }
+
+  /**
+   * Card size from the width, then smaller if the longest column cannot show every face-up card's
+   * index in the height left on the screen; face-down cards close up first, then face-up ones down
+   * to their index strips.
+   */
   layout() {
     if (!this.view) return;
     const root = this.root;
     const n = this.width;
     const width = root.clientWidth || 800;
-    const gap = Math.max(3, Math.min(12, Math.floor(width / 110)));
+    const gap = Math.max(1, Math.min(12, Math.floor(width / (n * 9))));
     const extra = this.view.free_column !== null && this.view.free_column !== undefined ? gap * 2 : 0;
-    const cw = Math.max(MIN_CARD, Math.min(MAX_CARD, Math.floor((width - gap * (n - 1) - extra - 2) / n)));
-    const ch = Math.round(cw * 1.4);
-    root.style.setProperty("--cw", `${cw}px`);
-    root.style.setProperty("--ch", `${ch}px`);
-    root.style.setProperty("--gap", `${gap}px`);
-    root.classList.toggle("small-cards", cw < 56);
-    const total = n * cw + (n - 1) * gap + extra;
+    const widest = Math.max(MIN_CARD, Math.min(MAX_CARD, Math.floor((width - gap * (n - 1) - extra - 2) / n)));
     const tableau = root.querySelector(".tableau");
-    for (const part of [tableau, root.querySelector(".reserve")]) part.style.width = `${total}px`;
-    const top = tableau.getBoundingClientRect().top + window.scrollY;
-    const room = Math.max(ch * 3, this.opts.room ? this.opts.room() : window.innerHeight - top - 12);
-    let tallest = ch;
-    for (const column of tableau.children) {
+    const columns = [...tableau.children].map((column) => {
       const cards = [...column.querySelectorAll(".card")];
       const down = cards.filter((c) => c.classList.contains("back")).length;
-      let downStep = ch * 0.13;
-      let upStep = ch * (cw < 56 ? 0.32 : 0.25);
-      const natural = down * downStep + Math.max(0, cards.length - down - 1) * upStep;
-      if (natural + ch > room && natural > 0) {
-        const f = (room - ch) / natural;
-        downStep *= f;
-        upStep *= f;
+      return { cards, down, up: Math.max(0, cards.length - down - 1) };
+    });
+    const rootTop = root.getBoundingClientRect().top + window.scrollY;
+    const room = () => {
+      const total = this.opts.room ? this.opts.room() : window.innerHeight - rootTop - (this.opts.bottom?.() ?? 0) - 8;
+      return total - (tableau.getBoundingClientRect().top + window.scrollY - rootTop);
+    };
+    const need = (s) => Math.max(s.ch, ...columns.map((c) => s.ch + c.down * s.downMin + c.up * s.strip));
+    let size = this.sizeTo(widest, gap, extra);
+    let space = room();
+    for (let i = 0; i < 8 && need(size) > space && size.cw > MIN_CARD; i++) {
+      const cw = Math.max(MIN_CARD, Math.min(size.cw - 1, Math.floor(size.cw * (space / need(size)))));
+      size = this.sizeTo(cw, gap, extra);
+      space = room();
+    }
+    space = Math.max(space, size.ch * 3);
+    let tallest = size.ch;
+    for (const { cards, down, up } of columns) {
+      let downStep = size.down;
+      let upStep = size.up;
+      let excess = size.ch + down * downStep + up * upStep - space;
+      if (excess > 0 && down) {
+        const take = Math.min(excess, down * (size.down - size.downMin));
+        downStep -= take / down;
+        excess -= take;
       }
+      if (excess > 0 && up) upStep = Math.max(size.strip, upStep - excess / up);
       let y = 0;
       let last = 0;
       cards.forEach((card, i) => {
@@ -161,7 +225,7 @@ export class Board {
         card.style.zIndex = i + 1;
         y += card.classList.contains("back") ? downStep : upStep;
       });
-      tallest = Math.max(tallest, last + ch);
+      tallest = Math.max(tallest, last + size.ch);
     }
     tableau.style.height = `${Math.ceil(tallest) + 4}px`;
   }
@@ -171,7 +235,7 @@ export class Board {
     root.querySelectorAll(".picked, .cursor, .grab, .pile-cursor").forEach((n) =>
       n.classList.remove("picked", "cursor", "grab", "pile-cursor"));
     if (this.pick) this.groupEls(this.pick.col, this.pick.count).forEach((c) => c.classList.add("picked"));
-    if (this.keyboard && !this.opts.readonly) {
+    if (this.keyboard && !this.opts.readonly && !this.view?.over) {
       this.columnEl(this.cursor)?.classList.add("cursor");
       if (!this.pick) this.groupEls(this.cursor, this.grab).forEach((c) => c.classList.add("grab"));
       root.querySelector(`.pile[data-pile="${this.pileCursor}"]`)?.classList.add("pile-cursor");
@@ -208,16 +272,18 @@ export class Board {
     this.press = { x0: e.clientX, y0: e.clientY, id: e.pointerId, dragging: false };
     if (pile) this.press.pile = Number(pile.dataset.pile);
     else if (stock) this.press.stock = true;
-    else if (column) {
-      const col = Number(column.dataset.col);
+    else {
+      const col = column ? Number(column.dataset.col) : this.columnAt(e.clientX, e.clientY);
+      if (col === null) {
+        this.press = null;
+        return;
+      }
       this.press.col = col;
-      if (cardNode && !cardNode.classList.contains("back")) {
+      if (cardNode && column && !cardNode.classList.contains("back")) {
         const index = Number(cardNode.dataset.index);
         this.press.count = this.view.columns[col].length - index;
         this.press.cards = this.groupEls(col, this.press.count);
       }
-    } else {
-      this.press = null;
     }
   }
 
@@ -236,15 +302,21 @@ export class Board {
     }
     press.cards.forEach((c) => (c.style.transform = `translate(${dx}px, ${dy}px)`));
     const over = this.columnAt(e.clientX, e.clientY);
-    this.root.querySelectorAll(".column.drop-target").forEach((n) => n.classList.remove("drop-target"));
-    if (over !== null && over !== press.col) this.columnEl(over).classList.add("drop-target");
+    if (over === press.over) return;
+    press.over = over;
+    this.clearTarget();
+    if (over !== null && over !== press.col) {
+      const target = this.columnEl(over);
+      target.classList.add("drop-target");
+      target.classList.toggle("drop-ok", this.fits(press.col, press.count, over));
+    }
   }
 
   pointerUp(e) {
     const press = this.press;
     if (!press || press.id !== e.pointerId) return;
     this.press = null;
-    this.root.querySelectorAll(".column.drop-target").forEach((n) => n.classList.remove("drop-target"));
+    this.clearTarget();
     if (press.dragging) {
       const dst = this.columnAt(e.clientX, e.clientY);
       if (dst === null || dst === press.col) {
@@ -262,6 +334,28 @@ export class Board {
   cancelPress() {
     if (this.press?.dragging) this.snapBack(this.press.cards);
     this.press = null;
+    this.clearTarget();
+  }
+
+  clearTarget() {
+    this.root.querySelectorAll(".column.drop-target").forEach((n) => n.classList.remove("drop-target", "drop-ok"));
+  }
+
+  /** Whether the last `count` cards of column src may go onto column dst by the rules of this game. */
+  fits(src, count, dst) {
+    const rules = VARIANTS[this.view.variant];
+    const from = this.view.columns[src] || [];
+    const to = this.view.columns[dst] || [];
+    if (!rules || count < 1 || count > this.runAt(src) || src === dst) return false;
+    const first = parseCard(from[from.length - count]);
+    if (!to.length) return !(rules.kingOnly && dst !== this.view.free_column && (first & 15) !== 12);
+    return to[to.length - 1] !== "??" && rules.accepts(parseCard(to[to.length - 1]), first);
+  }
+
+  /** As Microsoft Spider does: the longest part of a picked run that fits the target, else all of it. */
+  fitting(src, count, dst) {
+    for (let k = count; k >= 1; k--) if (this.fits(src, k, dst)) return k;
+    return count;
   }
 
   click(press) {
@@ -275,22 +369,23 @@ export class Board {
       return;
     }
     const col = press.col;
+    // A tap on a card beyond the column's movable run, on a face-down card or beside the cards
+    // takes the run: narrow columns on a phone leave little room to aim.
+    const run = this.runAt(col);
+    const chosen = press.count && press.count <= run ? press.count : 0;
     if (this.pick) {
       if (col === this.pick.col) {
-        this.pick = press.count && press.count !== this.pick.count ? { col, count: press.count } : null;
+        this.pick = chosen && chosen !== this.pick.count ? { col, count: chosen, fit: false } : null;
         this.highlight();
         return;
       }
-      const { col: src, count } = this.pick;
-      this.pick = null;
-      this.highlight();
-      this.opts.onMove?.(src, count, col);
+      this.dropPick(col);
       return;
     }
-    if (press.count) {
-      this.pick = { col, count: press.count };
+    if (run) {
+      this.pick = { col, count: chosen || run, fit: !chosen };
       this.cursor = col;
-      this.grab = press.count;
+      this.grab = this.pick.count;
       this.highlight();
     }
   }
@@ -340,6 +435,7 @@ export class Board {
       this.keyboard = true;
       this.cursor = (c + n) % n;
       this.grab = this.runAt(this.cursor);
+      this.grabChosen = false;
       this.highlight();
     };
     if (k === "ArrowLeft" || k === "ArrowRight") {
@@ -351,8 +447,9 @@ export class Board {
       const col = this.pick ? this.pick.col : this.cursor;
       const count = this.pick ? this.pick.count : this.grab;
       const next = Math.max(1, Math.min(this.faceUp(col), count + (k === "ArrowUp" ? 1 : -1)));
-      if (this.pick) this.pick.count = next;
+      if (this.pick) this.pick = { ...this.pick, count: next, fit: false };
       else this.grab = next;
+      this.grabChosen = true;
       this.highlight();
       return true;
     }
@@ -364,7 +461,7 @@ export class Board {
         this.dropPick(col);
       } else {
         moveCursor(col);
-        if (this.grab > 0) this.pick = { col, count: this.grab };
+        if (this.grab > 0) this.pick = { col, count: this.grab, fit: true };
         this.highlight();
       }
       return true;
@@ -372,7 +469,7 @@ export class Board {
     if (k === "Enter" || k === " ") {
       this.keyboard = true;
       if (this.pick) this.dropPick(this.cursor);
-      else if (this.grab > 0) this.pick = { col: this.cursor, count: this.grab };
+      else if (this.grab > 0) this.pick = { col: this.cursor, count: this.grab, fit: !this.grabChosen };
       this.highlight();
       return true;
     }
@@ -408,11 +505,11 @@ export class Board {
   }
 
   dropPick(col) {
-    const { col: src, count } = this.pick;
+    const { col: src, count, fit } = this.pick;
     this.pick = null;
     this.cursor = col;
     this.highlight();
-    if (src !== col) this.opts.onMove?.(src, count, col);
+    if (src !== col) this.opts.onMove?.(src, fit ? this.fitting(src, count, col) : count, col);
   }
 
   // ---------------------------------------------------------------- effects

@@ -26,3 +26,8 @@ export function cardEl(text, extra = {}) {
   court ? el("span", { class: "pip-suit" }, SYMBOLS[suit]) : null,
   el("span", { class: "corner low" }, el("span", { class: "rank" }, label), el("span", { class: "suit" }, SYMBOLS[suit])));
 }
+
+/** A message from the rules with its card codes as the cards show them: "TH cannot go onto KD" -> "10♥ cannot go onto K♦". */
+export function cardWords(text) {
+  return String(text ?? "").replace(/\b([A2-9TJQK])([SHDC])\b/g, (_, r, s) => `${rankLabel(r)}${SYMBOLS[s]}`);
+}

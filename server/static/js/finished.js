@@ -2,9 +2,10 @@
 // this browser, the final standings, and a replay viewer that rebuilds the deal from the seed
 // (engine.js) and steps through any entrant's published game, re-scoring it on the way.
 
-import { api, knownEntries } from "./api.js";
+import { api, knownEntries, player } from "./api.js";
 import { Board } from "./board.js";
-import { commitment, replayGame } from "./engine.js";
+import { cardWords } from "./cards.js";
+import { commitment, replayGame, VARIANTS } from "./engine.js";
 import { clock, describeSettings, el, STATUS_NAMES, when } from "./ui.js";
 
 function moveText(m) {
@@ -20,7 +21,7 @@ export function mount(main, tidText) {
   const tid = Number(tidText);
   const page = el("section", { class: "page finished-page", "data-tournament": tid });
   main.append(page);
-  const mine = new Set(knownEntries().map((e) => e.id));
+  let mine = new Set(knownEntries().map((e) => e.id));
   let games = null;
   let viewer = null;
 
@@ -57,6 +58,14 @@ export function mount(main, tidText) {
       check.dataset.ok = ok;
     });
 
+    if (player()) {
+      // This device's entries from the server: its token may never have been used in the lobby here.
+      try {
+        mine = new Set((await api.myEntries()).map((e) => e.id));
+      } catch {
+        /* mark what is known */
+      }
+    }
     const standings = await api.standings(tid);
     const body = el("tbody");
     for (const s of standings) {
@@ -64,7 +73,7 @@ export function mount(main, tidText) {
         el("td", { class: "num" }, s.rank),
         el("td", {}, s.player, mine.has(s.entry_id) ? el("span", { class: "you-tag" }, "you") : null),
         el("td", { class: "num score" }, s.score),
-        el("td", { class: "opt" }, el("span", { class: `badge st-${s.status}` }, STATUS_NAMES[s.status] || s.status)),
+        el("td", {}, el("span", { class: `badge st-${s.status}` }, STATUS_NAMES[s.status] || s.status)),
         el("td", { class: "num opt" }, s.time_left === null ? "" : clock(s.time_left)),
         el("td", {}, el("button", { class: "btn small", "data-action": "replay", onclick: () => replay(s.entry_id) },
           "Replay"))));
@@ -72,7 +81,7 @@ export function mount(main, tidText) {
     if (!standings.length) body.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, "Nobody entered.")));
     page.append(el("h2", {}, "Final standings"), el("div", { class: "table-wrap" },
       el("table", { class: "standings final" }, el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"),
-        el("th", {}, "Player"), el("th", { class: "num" }, "Score"), el("th", { class: "opt" }, "Status"),
+        el("th", {}, "Player"), el("th", { class: "num" }, "Score"), el("th", {}, "Status"),
         el("th", { class: "num opt" }, "Time left"), el("th"))), body)));
   }
 
@@ -88,8 +97,22 @@ export function mount(main, tidText) {
     viewer.root.scrollIntoView({ behavior: document.body.classList.contains("simple") ? "auto" : "smooth" });
   }
 
+  // Arrow keys step through the replay shown (Home and End jump to its ends); the slider keeps its own keys.
+  function onKey(e) {
+    if (!viewer || e.ctrlKey || e.metaKey || e.altKey || e.target.closest("input, textarea, select")) return;
+    const to = { ArrowRight: viewer.step + 1, ArrowLeft: viewer.step - 1, Home: 0, End: Infinity }[e.key];
+    if (to === undefined) return;
+    viewer.pause();
+    viewer.show(to);
+    e.preventDefault();
+  }
+  document.addEventListener("keydown", onKey);
+
   load();
-  return () => viewer?.destroy();
+  return () => {
+    document.removeEventListener("keydown", onKey);
+    viewer?.destroy();
+  };
 }
 
 class ReplayViewer {
@@ -148,10 +171,16 @@ class ReplayViewer {
     this.slider.value = this.step;
     this.board.root.dataset.step = this.step;
     const at = move && move.t !== undefined ? ` at ${clock(move.t)}` : "";
-    this.label.textContent = `${this.step ? `Move ${this.step} of ${this.steps.length - 1}: ` : "Start: "}${moveText(move)}${at}` +
-      (v.ok ? "" : ` (refused: ${v.error})`);
+    const counter = this.step ? `Move ${this.step} of ${this.steps.length - 1}: ` : "Start: ";
+    // The server closes a game the clock ended with an "end" at the time limit, which the rules
+    // refuse as the game is already over: that is the time running out, not a player's mistake.
+    const timeUp = !v.ok && v.code === "time_up";
+    this.label.textContent = timeUp ? `${counter}out of time${at}`
+      : `${counter}${moveText(move)}${at}${v.ok ? "" : ` (refused: ${cardWords(v.error)})`}`;
+    this.label.classList.toggle("time-up", timeUp);
+    const reveals = VARIANTS[v.variant]?.allUp ? "" : ` \u00b7 reveals ${v.reveals}`;
     this.stats.textContent = ` \u00b7 score ${v.score} \u00b7 sequences ${v.sequences}/${v.sequences_to_win}` +
-      ` \u00b7 reveals ${v.reveals}${v.over ? ` \u00b7 final ${v.final_score}` : ""}`;
+      `${reveals}${v.over ? ` \u00b7 final ${v.final_score}` : ""}`;
     if (this.step >= this.steps.length - 1) this.pause();
   }
 

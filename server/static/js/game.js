@@ -2,16 +2,21 @@
 
 import { api, player } from "./api.js";
 import { Board } from "./board.js";
+import { cardWords } from "./cards.js";
+import { VARIANTS } from "./engine.js";
 import { PlaySocket } from "./playsocket.js";
 import { beep } from "./sound.js";
 import { clock, confirmDialog, describeSettings, el, STATUS_NAMES } from "./ui.js";
 
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
+const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
 
 function stat(name, label, value = "0") {
   return el("div", { class: `stat stat-${name}` },
     el("span", { class: "label" }, label), el("span", { class: "value", "data-stat": name }, value));
 }
+
+const hasReveals = (v) => !VARIANTS[v.variant]?.allUp;
 
 function freeColumnHint(v, o) {
   if (v.free_column === null || v.free_column === undefined) return "no free column in this game";
@@ -31,23 +36,42 @@ export function mount(main, entryIdText) {
     return () => {};
   }
 
+  const overBadge = el("span", { class: "badge over-badge", "data-field": "over", hidden: true });
   const title = el("div", { class: "hud-title" }, el("a", { href: "#/lobby", class: "back", title: "Lobby" }, "\u2190"),
-    el("b", { "data-field": "name" }, `Entry ${entryId}`), el("span", { class: "muted", "data-field": "rules" }));
+    el("b", { "data-field": "name" }, `Entry ${entryId}`), overBadge, el("span", { class: "muted", "data-field": "rules" }));
+
   const undoBtn = el("button", { class: "btn", "data-action": "undo", disabled: true, title: "Undo (U)" }, "Undo");
+  const resultBtn = el("button", { class: "btn primary", "data-action": "result", hidden: true, title: "The final score",
+    onclick: () => { overPanel.hidden = false; } }, "Result");
   const endBtn = el("button", { class: "btn danger", "data-action": "end", disabled: true, title: "End (E)" }, "End");
   const hud = el("div", { class: "hud" }, title,
     el("div", { class: "stats" }, stat("score", "Score"), stat("sequences", "Sequences", "\u2013"),
       stat("reveals", "Reveals"), stat("clock", "Time", "--:--")),
-    el("div", { class: "actions" }, undoBtn, endBtn,
-      el("button", { class: "btn ghost", "data-action": "help", title: "Keys", onclick: () => help.toggleAttribute("hidden") },
+    el("div", { class: "actions" }, undoBtn, endBtn, resultBtn,
+      el("button", { class: "btn ghost", "data-action": "help", title: "Keys (?)", onclick: () => toggleHelp() },
         "?")));
-  const help = el("div", { class: "help panel", hidden: true },
-    el("p", {}, el("b", {}, "Mouse or touch: "), "drag a card (and the cards on it) to a column, or click a card then ",
-      "click a column. Click a draw pile or the stock to deal."),
-    el("p", {}, el("b", {}, "Keys: "), "\u2190 \u2192 or digits choose a column, \u2191 \u2193 how many cards, ",
-      "Enter picks and drops (or a digit drops), Esc cancels, D deals (P chooses the pile), U undoes, E ends."));
+  const help = el("div", { class: "help panel", hidden: true, role: "dialog", "aria-label": "How to play" },
+    el("button", { class: "btn ghost small close", "data-action": "close-help", title: "Close (Esc)",
+      onclick: () => toggleHelp(false) }, "\u00d7"),
+    el("h2", {}, "How to play"),
+    el("p", {}, el("b", {}, "Mouse or touch: "), "drag a card (and the cards on it) to a column, or tap a card then ",
+      "tap a column. Tapping a column away from its cards takes the cards that move together, and the part of them ",
+      "that fits goes. Tap a draw pile or the stock to deal."),
+    el("table", { class: "keys" }, el("tbody", {}, [
+      ["\u2190 \u2192", "choose a column"],
+      ["1 \u2026 9, 0", "pick column 1 \u2026 10's movable cards; another digit drops the part that fits there"],
+      ["\u2191 \u2193", "take more or fewer cards"],
+      ["Enter, Space", "pick up, then drop at the cursor"],
+      ["Esc", "put the cards back"],
+      ["D", "deal (P chooses the draw pile first)"],
+      ["U", "undo"],
+      ["E", "end the game"],
+      ["?", "show or hide these keys"],
+    ].map(([key, what]) => el("tr", {}, el("td", {}, el("kbd", {}, key)), el("td", {}, what))))));
   const conn = el("div", { class: "conn", hidden: true, role: "status" });
-  const message = el("div", { class: "message", role: "alert", "aria-live": "assertive" });
+  const messageText = el("span", { class: "text" });
+  const message = el("div", { class: "message", role: "alert", "aria-live": "assertive", title: "Dismiss",
+    onclick: () => hideMessage() }, messageText);
   const boardEl = el("div", { class: "board" });
   const startPanel = el("div", { class: "start-panel panel", hidden: true });
   const overPanel = el("div", { class: "over-panel panel", hidden: true, role: "dialog" });
@@ -63,6 +87,11 @@ export function mount(main, entryIdText) {
     state: onState, result: onResult, error: onError, over: onOver, notice: onNotice, connection: onConnection,
   });
   const board = new Board(boardEl, {
+    // In portrait the Undo/End bar sits over the bottom of the window: the columns end above it.
+    bottom: () => {
+      const bar = hud.querySelector(".actions");
+      return getComputedStyle(bar).position === "fixed" ? bar.getBoundingClientRect().height : 0;
+    },
     onMove: (src, count, dst) => act({ type: "move", from: src, count, to: dst }),
     // Without draw-pile choice the server deals the piles in order: a click on any pile asks for the next.
     onDeal: (pile) => act(pile === null || settings?.draw_pile_choice === false ? { type: "deal" } : { type: "deal", pile }),
@@ -83,11 +112,21 @@ export function mount(main, entryIdText) {
     if (ok) act({ type: "end" });
   }
 
+  /** One message at a time, at the top of the window (never over the cards or the buttons); a tap dismisses it. */
   function say(text, kind = "error") {
-    message.textContent = text;
+    messageText.textContent = cardWords(text);
     message.className = `message show ${kind}`;
     clearTimeout(messageTimer);
-    messageTimer = setTimeout(() => message.classList.remove("show"), 5000);
+    messageTimer = setTimeout(hideMessage, 5000);
+  }
+
+  function hideMessage() {
+    clearTimeout(messageTimer);
+    message.classList.remove("show");
+  }
+
+  function toggleHelp(show = help.hidden) {
+    help.hidden = !show;
   }
 
   function setClock(seconds) {
@@ -115,6 +154,8 @@ export function mount(main, entryIdText) {
     hud.querySelector("[data-stat=score]").textContent = v.score;
     hud.querySelector("[data-stat=sequences]").textContent = `${v.sequences}/${v.sequences_to_win}`;
     hud.querySelector("[data-stat=reveals]").textContent = v.reveals;
+    // A game dealt all face up (Curds and Whey) has nothing to reveal.
+    hud.querySelector(".stat-reveals").hidden = !hasReveals(v);
     undoBtn.disabled = !v.can_undo || v.over;
     endBtn.disabled = v.over;
     if (v.over) showOver({ outcome: v.outcome, score: v.score, time_left: v.time_left ?? 0,
@@ -167,13 +208,17 @@ export function mount(main, entryIdText) {
   }
 
   function onNotice(code, reason) {
+    if (code === "unauthorised") return; // the closing that follows says it in full
     if ((code === "not_open" || code === "already_started") && state?.status === "joined") showStart(state);
     say(code === "taken_over" ? "This game was opened in another window or on another device." : reason, "info");
   }
 
   function onOver(o) {
     beep("over");
-    if (view) view = { ...view, over: true, outcome: o.outcome, time_left: o.time_left, can_undo: false };
+    if (view) {
+      view = { ...view, over: true, outcome: o.outcome, time_left: o.time_left, can_undo: false };
+      board.render(view); // no cursor, no picked cards: the game is over
+    }
     showOver(o);
     tick();
     socket.sync(); // the final view, with its score parts
@@ -188,10 +233,14 @@ export function mount(main, entryIdText) {
     if (status === "closed") {
       boardEl.classList.add("offline");
       conn.hidden = false;
+      if (detail.code === 4003) {
+        notYours();
+        return;
+      }
       const why = detail.code === 4001 ? "This game was opened in another window or on another device."
-        : detail.code === 4003 ? "This token does not own that entry." : `The connection was closed (${detail.reason}).`;
-      conn.replaceChildren(el("span", {}, why), " ",
-        detail.code === 4001 ? el("button", { class: "btn", onclick: () => socket.connect() }, "Play here") : null);
+        : `The connection was closed (${detail.reason || detail.code}).`;
+      conn.replaceChildren(el("span", {}, why),
+        ...(detail.code === 4001 ? [" ", el("button", { class: "btn", onclick: () => socket.connect() }, "Play here")] : []));
       return;
     }
     if (status === "reconnecting" && view) {
@@ -199,6 +248,17 @@ export function mount(main, entryIdText) {
       conn.hidden = false;
       conn.textContent = "Connection lost: reconnecting\u2026";
     }
+  }
+
+  /** The player's token does not own this entry (another player's game, or no such entry). */
+  function notYours() {
+    hideMessage();
+    startPanel.hidden = true;
+    conn.classList.add("not-yours");
+    conn.replaceChildren(el("h2", {}, "This is not your game"),
+      el("p", {}, `Entry ${entryId} belongs to another player, or does not exist. Only its player can open it here; `,
+        "anyone can follow the scores on the leaderboard and watch every game's replay once the tournament is over."),
+      el("p", {}, el("a", { class: "btn primary", href: "#/lobby" }, "Your games in the lobby")));
   }
 
   function showStart(s) {
@@ -221,10 +281,12 @@ export function mount(main, entryIdText) {
       el("td", { class: "num", "data-part": part }, value));
     overPanel.hidden = false;
     overPanel.dataset.outcome = o.outcome;
+    const place = el("p", { class: "place", "data-field": "rank" }, "Your place: \u2026");
     overPanel.replaceChildren(
       el("h2", {}, OUTCOMES[o.outcome] || "Game over"),
+      place,
       el("table", { class: "score-parts" }, el("tbody", {},
-        row("Reveals", `${reveals} \u00d7 25`, "reveals", reveals * 25),
+        hasReveals(v) ? row("Reveals", `${reveals} \u00d7 25`, "reveals", reveals * 25) : null,
         row("Sequences", `${sequences} \u00d7 100`, "sequences", sequences * 100),
         row("Free-column bonus", freeColumnHint(v, o), "free_column_bonus", o.free_column_bonus),
         row("Time bonus", `${o.time_left} s \u00d7 ${sequences}/${toWin}`, "time_bonus", o.time_bonus),
@@ -233,9 +295,33 @@ export function mount(main, entryIdText) {
       el("div", { class: "over-links" },
         state ? el("a", { class: "btn primary", href: `#/board/${state.tournament_id}` }, "Leaderboard") : null,
         el("a", { class: "btn", href: "#/lobby" }, "Lobby"),
-        el("button", { class: "btn ghost", onclick: () => (overPanel.hidden = true) }, "See the table")));
+        el("button", { class: "btn ghost", "data-action": "see-table", onclick: () => (overPanel.hidden = true) },
+          "See the table")));
     undoBtn.disabled = true;
     endBtn.disabled = true;
+    undoBtn.hidden = true;
+    endBtn.hidden = true;
+    resultBtn.hidden = false;
+    overBadge.hidden = false;
+    overBadge.textContent = `${OUTCOMES_SHORT[o.outcome] || "over"} \u00b7 ${o.final_score}`;
+    overBadge.className = `badge over-badge st-${o.outcome}`;
+    boardEl.classList.add("game-over");
+    showPlace(place);
+  }
+
+  /** The entry's place on the leaderboard, once its final score is in. */
+  async function showPlace(node) {
+    if (!state) return;
+    try {
+      const around = await api.around(state.tournament_id, entryId, 0);
+      const mine = around.rows.find((r) => r.entry_id === entryId);
+      if (!mine) throw new Error("not ranked");
+      const still = around.status !== "finished" ? " so far: others may still be playing" : "";
+      node.replaceChildren("Your place: ", el("b", {}, `${mine.rank}`), ` of ${around.entrants}${still}`);
+      node.dataset.rank = mine.rank;
+    } catch {
+      node.textContent = "Your place is on the leaderboard.";
+    }
   }
 
   async function loadTournament(tid) {
@@ -253,7 +339,13 @@ export function mount(main, entryIdText) {
   function onKey(e) {
     if (e.target.closest("input, textarea, select, dialog") || e.ctrlKey || e.metaKey || e.altKey) return;
     if ((e.key === "Enter" || e.key === " ") && e.target.closest("button, a")) return;
-    if (e.key === "u" || e.key === "U") {
+    if (e.key === "?") {
+      toggleHelp();
+      e.preventDefault();
+    } else if (e.key === "Escape" && !help.hidden) {
+      toggleHelp(false);
+      e.preventDefault();
+    } else if (e.key === "u" || e.key === "U") {
       if (view && view.can_undo) act({ type: "undo" });
       e.preventDefault();
     } else if (e.key === "e" || e.key === "E") {

@@ -1,5 +1,6 @@
 // The live leaderboard (#/board/TID): the watch websocket's snapshot, then its coalesced updates
-// (changed rows with their ranks, the top rows, a status change), with the viewer's entry marked.
+// (changed rows with their ranks, the top rows, a status change), with the viewer's entry marked
+// and the time left of every game still playing counted down from its deadline.
 
 import { api, knownEntries, player, wsUrl } from "./api.js";
 import { clock, describeSettings, el, STATUS_NAMES } from "./ui.js";
@@ -14,7 +15,7 @@ export function mount(main, tidText) {
   const body = el("tbody");
   const table = el("table", { class: "standings live-board" },
     el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"), el("th", {}, "Player"),
-      el("th", { class: "num" }, "Score"), el("th", { class: "opt" }, "Status"), el("th", { class: "num opt" }, "Time left"))),
+      el("th", { class: "num" }, "Score"), el("th", {}, "Status"), el("th", { class: "num opt" }, "Time left"))),
     body);
   const mineBox = el("div", { class: "mine-box", hidden: true });
   const footer = el("p", { class: "muted small" });
@@ -31,18 +32,33 @@ export function mount(main, tidText) {
   let stopped = false;
   let retry = null;
   let attempts = 0;
+  let skew = 0; // the server's clock minus this device's, in seconds (from the messages' `at`)
 
   function rowEl(r, flash) {
     const cls = [mine.has(r.entry_id) ? "mine" : "", flash ? "flash" : ""].join(" ").trim();
+    const running = r.status === "playing" && r.deadline !== null && r.deadline !== undefined;
+    const left = el("td", { class: "num opt", "data-field": "time-left", "data-deadline": running ? r.deadline : null },
+      running ? timeLeft(r.deadline) : r.time_left === null || r.time_left === undefined ? "\u2013" : clock(r.time_left));
+    // Medals for the first three places, once they have scored.
+    const medal = r.rank && r.rank <= 3 && r.score > 0 ? r.rank : null;
     return el("tr", { "data-entry": r.entry_id, class: cls || null },
-      el("td", { class: "num", "data-field": "rank" }, r.rank ?? ""),
+      el("td", { class: "num", "data-field": "rank", "data-medal": medal }, r.rank ?? ""),
       el("td", { "data-field": "player" }, r.player, mine.has(r.entry_id) ? el("span", { class: "you-tag" }, "you") : null),
       el("td", { class: "num score", "data-field": "score" }, r.score),
-      el("td", { class: "opt", "data-field": "status" }, el("span", { class: `badge st-${r.status}` },
+      el("td", { "data-field": "status" }, el("span", { class: `badge st-${r.status}` },
         STATUS_NAMES[r.status] || r.status)),
-      el("td", { class: "num opt", "data-field": "time-left" }, r.time_left === null || r.time_left === undefined
-        ? "\u2013" : clock(r.time_left)));
+      left);
   }
+
+  function timeLeft(deadline) {
+    return clock(Math.max(0, deadline - (Date.now() / 1000 + skew)));
+  }
+
+  /** Every running game's time left, counted down between the server's updates. */
+  function tick() {
+    for (const cell of page.querySelectorAll("td[data-deadline]")) cell.textContent = timeLeft(Number(cell.dataset.deadline));
+  }
+  const ticker = setInterval(tick, 1000);
 
   function draw(changedIds = new Set()) {
     body.replaceChildren(...top.map((r) => rowEl(r, changedIds.has(r.entry_id))));
@@ -65,6 +81,7 @@ export function mount(main, tidText) {
   }
 
   function receive(msg) {
+    if (msg.at) skew = msg.at - Date.now() / 1000;
     if (msg.type === "snapshot") {
       top = msg.top;
       entrants = msg.entrants;
@@ -81,8 +98,7 @@ export function mount(main, tidText) {
       if (msg.status) setStatus(msg.status);
       draw(ids);
     } else if (msg.type === "error" && msg.code === "not_found") {
-      stopped = true;
-      live.textContent = "no such tournament";
+      unknown();
     }
   }
 
@@ -104,6 +120,17 @@ export function mount(main, tidText) {
     };
   }
 
+  function unknown() {
+    stopped = true;
+    heading.textContent = "No such tournament";
+    live.textContent = "";
+    status.hidden = true;
+    meta.replaceChildren(`There is no tournament ${tid} on this server. `, el("a", { href: "#/lobby" }, "The lobby"),
+      " lists every tournament.");
+    table.hidden = true;
+    footer.replaceChildren();
+  }
+
   async function load() {
     try {
       const t = await api.tournament(tid);
@@ -113,8 +140,12 @@ export function mount(main, tidText) {
         el("span", { "data-field": "entrants" }, entrants || t.entrants), " entrants");
       setStatus(t.status);
     } catch (err) {
-      heading.textContent = err.status === 404 ? "No such tournament" : `Could not load: ${err.message}`;
-      stopped = true;
+      if (err.status === 404) unknown();
+      else {
+        stopped = true;
+        heading.textContent = `Could not load: ${err.message}`;
+        live.textContent = "";
+      }
       return;
     }
     if (player()) {
@@ -143,6 +174,7 @@ export function mount(main, tidText) {
   load();
   return () => {
     stopped = true;
+    clearInterval(ticker);
     clearTimeout(retry);
     if (ws) ws.close();
   };

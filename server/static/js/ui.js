@@ -19,11 +19,20 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** A short message at the top of the screen (role=alert); `kind` is "error", "ok" or "info". */
+const MAX_NOTICES = 3;
+
+/**
+ * A short message at the top of the screen (role=alert); `kind` is "error", "ok" or "info". A tap
+ * dismisses it; the same message again replaces the one shown, and only the newest three stay.
+ */
 export function notify(message, kind = "info", ms = 4000) {
   const box = document.getElementById("notices");
-  const note = el("div", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status" }, message);
+  for (const old of box.querySelectorAll(".notice")) if (old.dataset.text === String(message)) old.remove();
+  const note = el("div", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status", title: "Dismiss",
+    "data-text": String(message), onclick: () => note.remove() }, message);
   box.append(note);
+  const shown = box.querySelectorAll(".notice");
+  for (let i = 0; i < shown.length - MAX_NOTICES; i++) shown[i].remove();
   setTimeout(() => note.classList.add("fade"), ms);
   setTimeout(() => note.remove(), ms + 400);
   return note;

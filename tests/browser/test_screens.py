@@ -1,0 +1,149 @@
+"""Every game on a phone (360x740, touch) and on a desktop (1280x800): every column, the stock or
+draw piles and the sequence slots inside the window, a card moved by tap or click, and in a column
+of 20 face-up cards every card's corner index left uncovered and big enough to read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+from engine import Game, Settings
+from tests.browser.conftest import js_errors, new_context, snap
+from tests.browser.helpers import card, card_moves, column, drop_point, expect_board, grab_point, sign_in
+from tests.client import Api
+from tests.serverproc import ServerProcess
+
+GAMES = [("spider78", 2), ("spider", 2), ("huge_spider", 4), ("black_widow", 4), ("curds_and_whey", 4)]
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+
+# The boxes of what must be on screen: every column, the stock, the draw piles, the sequence slots.
+BOXES = """() => [...document.querySelectorAll('.game-page .board .column, .game-page .board .stock,'
+  + ' .game-page .board .pile, .game-page .board .foundation .slot')].map((n) => {
+    const r = n.getBoundingClientRect();
+    return {what: n.className + (n.dataset.col ? ' ' + n.dataset.col : ''), left: r.left, right: r.right,
+            top: r.top, bottom: r.bottom};
+  })"""
+
+# A long column, drawn by the game page's own board: column 0 gets three face-down cards and 20
+# face-up ones, column 1 fifteen face-up ones (a view as the server would send it later in a game).
+LONG_COLUMNS = """() => {
+  const board = window.spidertour.board;
+  const view = structuredClone(board.view);
+  const ranks = 'KQJT98765432A';
+  const suits = 'SHDC';
+  const run = Array.from({length: 20}, (_, i) => ranks[i % 13] + suits[Math.floor(i / 2) % 4]);
+  view.columns[0] = ['??', '??', '??', ...run];
+  view.columns[1] = run.slice(5);
+  board.render(view);
+}"""
+
+# For every face-up card but the last of a column: its corner rank and suit, the next card's top.
+INDEXES = """(col) => {
+  const cards = [...document.querySelectorAll(`.tableau .column[data-col="${col}"] .card`)];
+  return cards.slice(0, -1).map((c, i) => {
+    if (c.classList.contains('back')) return null;
+    const box = (n) => {
+      const r = n.getBoundingClientRect();
+      return {left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+    };
+    const corner = c.querySelector('.corner:not(.low)');
+    return {card: c.dataset.card, rank: box(corner.querySelector('.rank')), suit: box(corner.querySelector('.suit')),
+            text: corner.querySelector('.rank').textContent, face: box(c), next: box(cards[i + 1]),
+            size: parseFloat(getComputedStyle(corner).fontSize)};
+  }).filter(Boolean);
+}"""
+
+
+def inside(box: dict[str, float], width: int, height: int, bottom_bar: float) -> bool:
+    return (
+        box["left"] >= -0.5
+        and box["right"] <= width + 0.5
+        and box["top"] >= -0.5
+        and box["bottom"] <= height - bottom_bar + 0.5
+    )
+
+
+async def bottom_bar(page: Page) -> float:
+    """The height the fixed Undo/End bar takes at the bottom of a phone's window (0 elsewhere)."""
+    return await page.evaluate("""() => {
+      const bar = document.querySelector('.game-page .actions');
+      return getComputedStyle(bar).position === 'fixed' ? bar.getBoundingClientRect().height : 0;
+    }""")
+
+
+async def assert_on_screen(page: Page, size: dict[str, int]) -> None:
+    bar = await bottom_bar(page)
+    boxes: list[dict[str, Any]] = await page.evaluate(BOXES)
+    assert boxes
+    outside = [b for b in boxes if not inside(b, size["width"], size["height"], bar)]
+    assert outside == [], f"outside the window at {size}: {outside[:3]}"
+    assert await page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+
+
+async def assert_indexes_readable(page: Page, col: int, expected: int) -> None:
+    indexes = await page.evaluate(INDEXES, col)
+    assert len(indexes) == expected
+    for i in indexes:
+        for part in ("rank", "suit"):
+            box = i[part]
+            assert box["bottom"] <= i["next"]["top"] + 0.5, f"{i['card']}: its {part} is covered by the next card"
+            assert box["right"] <= i["face"]["right"] + 0.5 and box["left"] >= i["face"]["left"] - 0.5, (
+                f"{i['card']}: its {part} is cut off at the card's edge"
+            )
+        assert i["rank"]["bottom"] - i["rank"]["top"] >= 10
+        assert i["size"] >= 11, f"{i['card']}: a {i['size']}px index is too small to read"
+        assert i["text"] == ("10" if i["card"][0] == "T" else i["card"][0])
+
+
+async def move_by_pointer(page: Page, game: Game, touch: bool) -> None:
+    """A legal move by tap (or click) on its first card, then on the target column."""
+    move = max(card_moves(game), key=lambda m: (m.count, -m.src))
+    index = len(game.columns[move.src]) - move.count
+    x, y = await grab_point(page, card(move.src, index))
+    tx, ty = await drop_point(page, move.dst)
+    tap = page.touchscreen.tap if touch else page.mouse.click
+    await tap(x, y)
+    await expect(page.locator(".game-page .board")).to_have_attribute("data-picked", f"{move.src}:{move.count}")
+    await tap(tx, ty)
+    game.play(move)
+    await expect_board(page, game.view())
+
+
+@pytest.mark.parametrize(("variant", "suits"), GAMES)
+async def test_every_game_fits_and_plays_on_a_phone_and_a_desktop(
+    browser: Browser, server: ServerProcess, api: Api, shots: Path, variant: str, suits: int
+) -> None:
+    seed = f"screens-{variant}"
+    tour = api.create_tournament(name=f"{variant} on every screen", seed=seed, variant=variant, suits=suits)
+    for name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        touch = name == "phone"
+        context = await new_context(browser, server, viewport=size, has_touch=touch, is_mobile=touch)
+        page = await context.new_page()
+        errors = js_errors(page)
+        me = await sign_in(page, api, f"{variant} {name}")
+        entry = api.join(tour["id"], me["token"])
+        game = Game(Settings(variant=variant, suits=suits), seed)
+        await page.goto(f"/#/play/{entry['id']}")
+        start = page.locator("[data-action=start]")
+        await (start.tap() if touch else start.click())
+        await expect_board(page, game.view())
+        await assert_on_screen(page, size)
+        # Nothing to reveal in a game dealt face up.
+        reveals = page.locator(".stat-reveals")
+        await (expect(reveals).to_be_hidden() if variant == "curds_and_whey" else expect(reveals).to_be_visible())
+
+        await move_by_pointer(page, game, touch)
+        await assert_on_screen(page, size)
+        await snap(page, shots, f"game-{variant}{'-phone' if touch else ''}")
+
+        await page.evaluate(LONG_COLUMNS)
+        await expect(page.locator(column(0) + " .card")).to_have_count(23)
+        await assert_indexes_readable(page, 0, 20 - 1)
+        await assert_indexes_readable(page, 1, 15 - 1)
+        await assert_on_screen(page, size)
+        await context.close()
+        assert errors == []
