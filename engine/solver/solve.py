@@ -1,0 +1,106 @@
+"""``solve``: look for a winning line of a deal, with the whole deal known, within a budget.
+
+The search runs on the solver's own compact positions (``position.py``); every line it finds is
+then played by the real engine, which must win with it, before it is returned.
+
+Order of work, within one budget of nodes and/or seconds:
+1. with a free column: first a search that leaves it unused (a win there earns its bonus),
+   given ``free_share`` of the budget;
+2. the pruned search with every column (``position.card_moves``);
+3. if that runs dry, the full search (every legal move), which alone can prove a deal lost.
+
+The engine has no clock: a time budget needs ``clock``, a function returning seconds (for
+example ``time.monotonic``), passed in by the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..game import Game
+from ..settings import Settings
+from .position import from_game
+from .search import SearchOutcome, search
+from .solution import Solution, check_wins, engine_move, replay_line
+
+DEFAULT_PACE = 1.0
+
+
+def solve(
+    settings: Settings,
+    seed: str,
+    entry: int | None = None,
+    *,
+    seconds: float | None = None,
+    nodes: int | None = None,
+    clock: Callable[[], float] | None = None,
+    pace: float = DEFAULT_PACE,
+    free_share: float = 0.25,
+) -> Solution:
+    """Solve the deal of ``seed`` (the renamed deal of entry ``entry`` with deal_variation on)."""
+    game = Game(settings, seed) if entry is None else Game(settings, seed, entry=entry)  # type: ignore[call-arg]
+    return solve_game(game, seconds=seconds, nodes=nodes, clock=clock, pace=pace, free_share=free_share)
+
+
+def solve_game(
+    game: Game,
+    *,
+    seconds: float | None = None,
+    nodes: int | None = None,
+    clock: Callable[[], float] | None = None,
+    pace: float = DEFAULT_PACE,
+    free_share: float = 0.25,
+) -> Solution:
+    """Solve from a game that has not been played yet (its start position)."""
+    if seconds is None and nodes is None:
+        raise ValueError("give a budget: seconds (with a clock) or nodes")
+    if seconds is not None and clock is None:
+        raise ValueError("a time budget needs a clock")
+    if not (pace >= 0):
+        raise ValueError("the pace must be a number of seconds >= 0")
+    if game.over or game.sequences or game.reveals:
+        raise ValueError("the solver starts from a game's first position")
+    table, cols, dealt = from_game(game)
+    started = clock() if clock is not None else 0.0
+    deadline = None if seconds is None else started + seconds
+    spent = 0
+    explored: list[SearchOutcome] = []
+
+    def run(share: float, **how: bool) -> SearchOutcome:
+        nonlocal spent
+        max_nodes = None if nodes is None else max(0, int(nodes * share) if share < 1 else nodes - spent)
+        end = deadline
+        if deadline is not None and share < 1:
+            end = started + seconds * share  # type: ignore[operator]
+        out = search(table, cols, dealt, max_nodes=max_nodes, deadline=end, clock=clock, **how)
+        spent += out.nodes
+        explored.append(out)
+        return out
+
+    out: SearchOutcome | None = None
+    if table.free >= 0 and free_share > 0:
+        out = run(free_share, use_free=False)
+    if out is None or out.line is None:
+        out = run(1.0, use_free=True)
+        if out.line is None and out.stopped is None:  # the pruned search ran dry: try every move
+            out = run(1.0, use_free=True, prune=False)
+    solution = Solution(
+        won=out.line is not None,
+        pace=pace,
+        nodes=spent,
+        positions=sum(o.generated for o in explored),
+        max_depth=max(o.max_depth for o in explored),
+        exhausted=out.exhausted,
+        stopped=out.stopped,
+    )
+    if clock is not None:
+        solution.seconds = clock() - started
+    if out.line is not None:
+        moves = [engine_move(m, game.settings.draw_pile_choice) for m in out.line]
+        check_wins(game, moves)  # raises LineError: a line that does not win is never returned
+        played = replay_line(game, moves, pace)
+        solution.moves = moves
+        solution.final_score = played.final_score
+        solution.in_time = played.outcome == "won"
+        solution.free_column_used = played.free_used
+    return solution
