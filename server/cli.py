@@ -214,6 +214,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     add_engine_commands(sub)
 
+    from .solve_command import add_command as add_solve_command
+
+    add_solve_command(sub)  # spidertour solve --variant V --suits N --seed S [--entry K] [--budget SECONDS]
+
     from .verify import add_command as add_verify_command
 
     add_verify_command(sub)  # spidertour verify [--server URL] [--replays FILE] TOURNAMENT_ID

@@ -38,7 +38,7 @@ def solve(
     free_share: float = 0.25,
 ) -> Solution:
     """Solve the deal of ``seed`` (the renamed deal of entry ``entry`` with deal_variation on)."""
-    game = Game(settings, seed) if entry is None else Game(settings, seed, entry=entry)  # type: ignore[call-arg]
+    game = Game(settings, seed, entry)
     return solve_game(game, seconds=seconds, nodes=nodes, clock=clock, pace=pace, free_share=free_share)
 
 
@@ -51,15 +51,15 @@ def solve_game(
     pace: float = DEFAULT_PACE,
     free_share: float = 0.25,
 ) -> Solution:
-    """Solve from a game that has not been played yet (its start position)."""
+    """Solve from the game's current position (usually its first). The game itself is untouched."""
     if seconds is None and nodes is None:
         raise ValueError("give a budget: seconds (with a clock) or nodes")
     if seconds is not None and clock is None:
         raise ValueError("a time budget needs a clock")
     if not (pace >= 0):
         raise ValueError("the pace must be a number of seconds >= 0")
-    if game.over or game.sequences or game.reveals:
-        raise ValueError("the solver starts from a game's first position")
+    if game.over:
+        raise ValueError("the game is over: nothing to solve")
     table, cols, dealt = from_game(game)
     started = clock() if clock is not None else 0.0
     deadline = None if seconds is None else started + seconds
