@@ -62,7 +62,9 @@ def test_solve_piped_into_replay() -> None:
     cmd = [sys.executable, "-m", "server.cli"]
     solved = subprocess.run(
         [*cmd, "solve", "--variant", "spider78", "--suits", "1", "--seed", "abc", "--nodes", "5000"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     replayed = subprocess.run([*cmd, "replay"], input=solved.stdout, capture_output=True, text=True, check=True)
     assert json.loads(replayed.stdout)["steps"][-1]["outcome"] == "won"
