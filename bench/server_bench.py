@@ -1,32 +1,36 @@
-"""Server load benchmark: bots against real server processes, and a bare websocket echo ceiling.
+"""Server load benchmark: a light load generator (bench/loadgen.py) against real server processes.
 
 Run by hand (not a test), from the project folder:
 
-    .venv/bin/python bench/server_bench.py --players 200 --watchers 100 --seconds 10
-    .venv/bin/python bench/server_bench.py --players 2000 --watchers 1000 --seconds 30 --processes 2
-    spidertour bench --players 2000 --watchers 1000 --seconds 30        # the same
+    .venv/bin/python bench/server_bench.py                                   # 2,000 players, 1,000 watchers
+    .venv/bin/python bench/server_bench.py --processes 2 --json two.json
+    spidertour bench --players 200 --watchers 100 --rates 500,1000 --step-seconds 5   # the same script
+    .venv/bin/python bench/readme_table.py one.json two.json                 # the README's table
 
-What it does:
+What it does, with one JSON result per run (``--json FILE``, and on stdout):
 
-1. creates a fresh database on PostgreSQL (``--pg``, default this machine's
-   postgresql://postgres@127.0.0.1:5432) and uses Redis (``--redis``) under a unique
-   ``REDIS_PREFIX``; both are cleaned up at the end;
-2. starts 1 or 2 server processes (``spidertour serve``; bots and watchers are split between
-   them), registers the players and joins them to one tournament;
-3. reads each server's memory (RSS) before and after the players connect and start their games,
-   then after the watchers connect;
-4. the paced run: every bot plays ``--pace`` moves a second (with jitter) for ``--seconds``;
-   acknowledged durable moves a second, acknowledgement latency, watcher lag, errors, server and
-   load generator CPU;
-5. the saturation run (``--max-seconds``, 0 to skip): every bot plays as fast as answers come;
-6. the ceiling: a bare websocket echo server on the same stack (Litestar + uvicorn, the tiny app
-   in this file) with the same number of connections, each sending a move-sized message and
-   waiting for it to come back, as fast as it can;
-7. prints the figures (and ``--json FILE``); ``--profile FILE`` records the first server process
-   with py-spy during the paced run and prints where its time goes.
+1. creates a fresh database on PostgreSQL (``--pg``, default this machine's) and uses Redis
+   (``--redis``) under a unique ``REDIS_PREFIX``; both are cleaned up at the end;
+2. pins itself (the load generator: one process, picows clients on uvloop) to core 0 and the
+   server processes (``spidertour serve``) to the other cores, when the machine has two or more
+   (``--pin none`` leaves everything to the scheduler); PostgreSQL and Redis are not pinned;
+3. registers the players over HTTP, joins them to one tournament, connects them and starts their
+   games, then connects the watchers (each follows one player's entry and the top page); reads
+   the servers' memory (RSS) before and after each;
+4. steps the offered rate (``--rates``, moves a second in all, round robin over the players, open
+   loop: a move's latency counts from when it was due) for ``--step-seconds`` each, and reports
+   per step: acknowledged moves a second, latency p50/p95/p99, errors, server CPU and PostgreSQL
+   CPU per acknowledged move (psutil on the server pids, and on the PostgreSQL backends serving
+   the benchmark's database), the generator's own CPU, and the watchers' lag;
+5. the capacity: the highest offered rate whose p99 stayed at or under ``--p99-ms`` (50) with
+   no errors and at least 95% of it acknowledged; stepping stops after two steps above it;
+6. the saturation run (every player sends its next move as soon as the last is answered);
+7. the same-stack echo: a Litestar + uvicorn websocket echo app pinned like the server, the same
+   number of connections, as fast as answers come (``--echo-seconds``, 0 to skip);
+8. ``--profile FILE``: py-spy records the first server during the ``--profile-rate`` step.
 
-The load generator runs in this process and shares the machine's cores with the servers: its CPU
-is reported next to theirs.
+The players play legal moves chosen from their own view (see bench/loadgen.py); a refusal by the
+engine would be counted under ``refused_by_engine`` and fails the run.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import asyncio
 import contextlib
 import json
 import os
+import platform
 import secrets
 import shutil
 import socket
@@ -48,14 +53,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import psutil  # noqa: E402
 
-from server.bots import BotConfig, BotError, Stats, Swarm, percentile  # noqa: E402
-
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS_DEFAULT = "redis://127.0.0.1:6379/0"
-MOVE_TEXT = '{"type":"move","seq":%d,"from":0,"count":1,"to":8}'
 
 
 # ---------------------------------------------------------------------------------------- the echo app
@@ -94,10 +97,13 @@ def free_port() -> int:
 
 
 class Proc:
-    def __init__(self, argv: list[str], env: dict[str, str], port: int, health: str, log: Path) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str], port: int, health: str, log: Path,
+                 cores: list[int] | None) -> None:
         self.port = port
         self.log = log
         self.health = health
+        if cores and shutil.which("taskset"):
+            argv = ["taskset", "-c", ",".join(map(str, cores)), *argv]
         with open(log, "ab") as out:
             self.proc = subprocess.Popen(argv, cwd=ROOT, env={**os.environ, **env}, stdout=out,
                                          stderr=subprocess.STDOUT)
@@ -181,63 +187,276 @@ async def drop_redis_keys(url: str, prefix: str) -> int:
     return n
 
 
-# ---------------------------------------------------------------------------------------- echo clients
+class PgCpu:
+    """CPU of the PostgreSQL backends serving one database (their pids from pg_stat_activity)."""
+
+    def __init__(self, admin_url: str, database: str) -> None:
+        self.admin_url = admin_url
+        self.database = database
+        self.procs: dict[int, psutil.Process] = {}
+
+    async def refresh(self) -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(self.admin_url)
+        try:
+            rows = await conn.fetch("SELECT pid FROM pg_stat_activity WHERE datname = $1", self.database)
+        finally:
+            await conn.close()
+        for r in rows:
+            if r["pid"] not in self.procs:
+                with contextlib.suppress(psutil.Error):
+                    self.procs[r["pid"]] = psutil.Process(r["pid"])
+
+    def read(self) -> dict[int, float]:
+        out = {}
+        for pid, p in list(self.procs.items()):
+            try:
+                t = p.cpu_times()
+                out[pid] = t.user + t.system
+            except psutil.Error:
+                del self.procs[pid]
+        return out
 
 
-async def run_echo(url: str, connections: int, seconds: float, pace: float, concurrency: int) -> dict[str, Any]:
-    from websockets.asyncio.client import connect
+def all_postgres_cpu() -> float:
+    """Every postgres process on the machine (others' work included: an upper bound)."""
+    total = 0.0
+    for p in psutil.process_iter(["name", "cpu_times"]):
+        if (p.info["name"] or "").startswith("postgres") and p.info["cpu_times"] is not None:
+            total += p.info["cpu_times"].user + p.info["cpu_times"].system
+    return total
 
-    stats = Stats()
-    sem = asyncio.Semaphore(concurrency)
-    sockets: list[Any] = []
 
-    async def open_one() -> None:
-        async with sem:
-            sockets.append(await connect(url, compression=None, ping_interval=None, open_timeout=30))
+def redis_cpu() -> float:
+    total = 0.0
+    for p in psutil.process_iter(["name", "cpu_times"]):
+        if (p.info["name"] or "").startswith(("redis", "valkey")) and p.info["cpu_times"] is not None:
+            total += p.info["cpu_times"].user + p.info["cpu_times"].system
+    return total
 
-    await asyncio.gather(*(open_one() for _ in range(connections)))
-    stop = asyncio.Event()
 
-    async def client(ws: Any, k: int) -> None:
-        seq = 0
-        next_at = time.monotonic() + (k % 100) / 100 / pace if pace > 0 else 0.0
-        while not stop.is_set():
-            if pace > 0:
-                wait = next_at - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                next_at += 1 / pace
-            seq += 1
-            sent = time.perf_counter()
-            await ws.send(MOVE_TEXT % seq)
-            await ws.recv()
-            stats.ack(0, time.perf_counter() - sent, False)
+def machine() -> dict[str, Any]:
+    model = ""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return {"cpu": model or platform.processor(), "cores": os.cpu_count(), "python": platform.python_version(),
+            "load_average_before": list(os.getloadavg())}
 
-    cpu0, t0 = time.process_time(), time.monotonic()
-    tasks = [asyncio.create_task(client(ws, k)) for k, ws in enumerate(sockets)]
-    await asyncio.sleep(seconds)
-    stop.set()
-    elapsed = time.monotonic() - t0
-    await asyncio.gather(*tasks, return_exceptions=True)
-    cpu = time.process_time() - cpu0
-    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
-    return {
-        "connections": connections,
-        "messages_per_second": round(stats.acks / elapsed, 1),
-        "p50_ms": _ms(percentile(stats.latency, 50)),
-        "p99_ms": _ms(percentile(stats.latency, 99)),
-        "loadgen_cpu_percent": round(100 * cpu / elapsed, 1),
+
+# ---------------------------------------------------------------------------------------- the run
+
+
+def _pinning(args: argparse.Namespace) -> tuple[list[int] | None, list[int] | None]:
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if args.pin == "none" or len(cores) < 2:
+        return None, None
+    return [cores[0]], cores[1:]
+
+
+async def bench(args: argparse.Namespace) -> dict[str, Any]:
+    from loadgen import Generator, echo_run, ms, percentile
+
+    from server.bots import BotConfig, Swarm
+
+    name = f"perf_bench_{secrets.token_hex(4)}"
+    prefix = f"pf_bench_{secrets.token_hex(4)}"
+    admin = "bench-" + secrets.token_hex(8)
+    logdir = Path(os.environ.get("TMPDIR", "/tmp"))
+    gen_cores, server_cores = _pinning(args)
+    if gen_cores:
+        os.sched_setaffinity(0, gen_cores)
+    servers: list[Proc] = []
+    echo: Proc | None = None
+    gen: Generator | None = None
+    out: dict[str, Any] = {
+        "when": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        "machine": machine(),
+        "players": args.players, "watchers": args.watchers, "processes": args.processes,
+        "step_seconds": args.step_seconds, "p99_limit_ms": args.p99_ms,
+        "pinning": {"loadgen": gen_cores, "servers": server_cores},
+        "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
     }
+    db_url = await create_db(args.pg, name)
+    pg = PgCpu(args.pg, name)
+    try:
+        env = {"DATABASE_URL": db_url, "REDIS_URL": args.redis, "REDIS_PREFIX": prefix, "ADMIN_TOKEN": admin,
+               "RATE_PER_SECOND": "1000", "RATE_BURST": "1000", "DB_POOL_SIZE": str(args.pool)}
+        for _ in range(args.processes):
+            port = free_port()
+            servers.append(Proc([sys.executable, "-m", "server.cli", "serve", "--log-level", "warning"],
+                                {**env, "PORT": str(port)}, port, "/health", logdir / f"bench-server-{port}.log",
+                                server_cores))
+        for s in servers:
+            s.wait_ready()
+        print(f"servers: {', '.join(s.url for s in servers)} (logs in {logdir}/bench-server-*.log)", file=sys.stderr)
 
+        cfg = BotConfig(servers=[s.url for s in servers], admin_token=admin, players=args.players, watchers=0,
+                        time_limit=args.time_limit, seed=1, name_prefix="bench")
+        swarm = Swarm(cfg)
+        t = time.monotonic()
+        await swarm.setup()
+        out["setup_seconds"] = round(time.monotonic() - t, 1)
+        assert swarm.tournament_id is not None
+        await asyncio.sleep(1)
+        rss0 = [s.rss() for s in servers]
+        gen = Generator([s.url.replace("http://", "ws://") for s in servers], swarm.settings)
+        t = time.monotonic()
+        await gen.connect_players([(b.token, b.entry_id) for b in swarm.bots])
+        out["connect_seconds"] = round(time.monotonic() - t, 1)
+        await asyncio.sleep(1)
+        rss1 = [s.rss() for s in servers]
+        await gen.connect_watchers(swarm.tournament_id, args.watchers)
+        await asyncio.sleep(1)
+        rss2 = [s.rss() for s in servers]
+        players = max(1, args.players)
+        out["memory"] = {
+            "server_rss_mib_before": [round(r / 2**20, 1) for r in rss0],
+            "server_rss_mib_players": [round(r / 2**20, 1) for r in rss1],
+            "server_rss_mib_watchers": [round(r / 2**20, 1) for r in rss2],
+            "kib_per_player": round((sum(rss1) - sum(rss0)) / 1024 / players, 1),
+            "kib_per_watcher": round((sum(rss2) - sum(rss1)) / 1024 / max(1, args.watchers), 1),
+        }
+        print(f"connected {args.players} players, {args.watchers} watchers; "
+              f"{out['memory']['kib_per_player']} KiB per player", file=sys.stderr)
+        await pg.refresh()
 
-def _ms(v: float | None) -> float | None:
-    return None if v is None else round(v * 1000, 2)
+        async def measured(kind: str, rate: float) -> dict[str, Any]:
+            assert gen is not None
+            await pg.refresh()
+            c0 = [s.cpu() for s in servers]
+            p0 = pg.read()
+            pga0, r0 = all_postgres_cpu(), redis_cpu()
+            l0 = time.process_time()
+            psutil.cpu_percent()
+            t0 = time.monotonic()
+            profiler = None
+            if args.profile and kind == "paced" and rate == args.profile_rate:
+                spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+                profiler = subprocess.Popen(
+                    [spy, "record", "--pid", str(servers[0].proc.pid), "--duration", str(int(args.step_seconds)),
+                     "--rate", "199", "--format", "raw", "--output", args.profile, "--nonblocking"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                )
+            if kind == "paced":
+                w, acked = await gen.paced(rate, args.step_seconds)
+            else:
+                w, acked = await gen.saturated(args.step_seconds)
+            wall = args.step_seconds
+            # CPU over the measured seconds and the drain that follows them, per acknowledged move
+            elapsed = time.monotonic() - t0
+            server_cpu = [s.cpu() - c for s, c in zip(servers, c0, strict=True)]
+            p1 = pg.read()
+            pg_cpu = sum(v - p0.get(pid, v) for pid, v in p1.items())
+            pga, rc = all_postgres_cpu() - pga0, redis_cpu() - r0
+            lcpu = time.process_time() - l0
+            machine_pct = psutil.cpu_percent() * (os.cpu_count() or 1)
+            if profiler is not None:
+                profiler.wait(60)
+            acks = max(w.acks, 1)
+            result = {
+                "offered_per_second": rate if kind == "paced" else None,
+                "acked_per_second": round(acked, 1),
+                "acknowledged": w.acks,
+                "ack_ms": {"p50": ms(percentile(w.latency, 50)), "p95": ms(percentile(w.latency, 95)),
+                           "p99": ms(percentile(w.latency, 99)),
+                           "max": ms(max(w.latency) if w.latency else None)},
+                "errors": dict(w.errors), "error_count": sum(w.errors.values()),
+                "refused_by_engine": dict(w.refused), "refused_after_end": dict(w.late),
+                "server_us_per_move": round(1e6 * sum(server_cpu) / acks, 1),
+                "postgres_us_per_move": round(1e6 * pg_cpu / acks, 1),
+                "postgres_all_us_per_move": round(1e6 * pga / acks, 1),
+                "redis_all_us_per_move": round(1e6 * rc / acks, 1),
+                "loadgen_us_per_move": round(1e6 * lcpu / acks, 1),
+                "server_cpu_percent": [round(100 * c / elapsed, 1) for c in server_cpu],
+                "postgres_cpu_percent": round(100 * pg_cpu / elapsed, 1),
+                "loadgen_cpu_percent": round(100 * lcpu / elapsed, 1),
+                "machine_cpu_percent": round(machine_pct, 1),
+                "watch": {"updates": w.updates, "bytes": w.update_bytes,
+                          "feed_lag_ms": {"p50": ms(percentile(w.feed_lag, 50)),
+                                          "p99": ms(percentile(w.feed_lag, 99))},
+                          "ack_to_watcher_ms": {"p50": ms(percentile(w.ack_lag, 50)),
+                                                "p99": ms(percentile(w.ack_lag, 99)),
+                                                "samples": len(w.ack_lag)}},
+                "players_playing": len(gen.active()),
+                "measured_seconds": wall,
+            }
+            ok = "ok" if result["error_count"] == 0 and not w.refused else "ERRORS"
+            print(f"  {kind} {rate or '':>6}: {result['acked_per_second']:8.0f} acked/s  "
+                  f"p50 {result['ack_ms']['p50']} p99 {result['ack_ms']['p99']} ms  "
+                  f"server {result['server_us_per_move']} us  pg {result['postgres_us_per_move']} us  "
+                  f"loadgen {result['loadgen_cpu_percent']}%  watcher lag p99 "
+                  f"{result['watch']['ack_to_watcher_ms']['p99']} ms  {ok} {dict(w.errors) or ''}",
+                  file=sys.stderr, flush=True)
+            await asyncio.sleep(args.rest)
+            return result
+
+        steps = []
+        over = 0
+        capacity = None
+        for rate in args.rates:
+            step = await measured("paced", rate)
+            steps.append(step)
+            good = (step["ack_ms"]["p99"] is not None and step["ack_ms"]["p99"] <= args.p99_ms
+                    and step["error_count"] == 0 and not step["refused_by_engine"]
+                    and step["acked_per_second"] >= 0.95 * rate)
+            if good:
+                capacity = rate if capacity is None else max(capacity, rate)
+            else:
+                over += 1
+                if over >= 2:
+                    break
+        out["steps"] = steps
+        out["capacity_per_second"] = capacity
+        if args.profile and Path(args.profile).exists():
+            out["profile"] = summarise_profile(Path(args.profile))
+        if args.saturate:
+            out["saturated"] = await measured("saturated", 0)
+        rss3 = [s.rss() for s in servers]
+        out["memory"]["server_rss_mib_after_play"] = [round(r / 2**20, 1) for r in rss3]
+        out["memory"]["kib_per_player_after_play"] = round((sum(rss3) - sum(rss0)) / 1024 / players, 1)
+        gen.close()
+        gen = None
+        for s in servers:
+            s.stop()
+        servers = []
+
+        if args.echo_seconds > 0 and args.players > 0:
+            port = free_port()
+            echo = Proc([sys.executable, str(Path(__file__).resolve()), "--echo-server", str(port)], {}, port, "tcp",
+                        logdir / f"bench-echo-{port}.log", server_cores)
+            echo.wait_ready()
+            c0, t0 = echo.cpu(), time.monotonic()
+            out["echo"] = await echo_run(f"ws://127.0.0.1:{port}/ws/echo", args.players, args.echo_seconds)
+            used = echo.cpu() - c0
+            out["echo"]["server_cpu_percent"] = round(100 * used / (time.monotonic() - t0), 1)
+            n = out["echo"]["messages_per_second"] * out["echo"]["seconds"]
+            out["echo"]["server_us_per_message"] = round(1e6 * used / max(n, 1), 1)
+        return out
+    finally:
+        if gen is not None:
+            gen.close()
+        for s in servers:
+            s.stop()
+        if echo is not None:
+            echo.stop()
+        try:
+            await drop_db(args.pg, name)
+        except Exception as err:
+            print(f"warning: could not drop the database {name}: {err!r}", file=sys.stderr)
+        try:
+            await drop_redis_keys(args.redis, prefix)
+        except Exception as err:
+            print(f"warning: could not delete the Redis keys {prefix}:*: {err!r}", file=sys.stderr)
 
 
 # ---------------------------------------------------------------------------------------- profile
 
 
-def summarise_profile(path: Path, top: int = 25) -> dict[str, Any]:
+def summarise_profile(path: Path, top: int = 30) -> dict[str, Any]:
     """py-spy's raw (collapsed) stacks: the functions where samples end (self) and that they pass through."""
     own: Counter[str] = Counter()
     through: Counter[str] = Counter()
@@ -254,10 +473,8 @@ def summarise_profile(path: Path, top: int = 25) -> dict[str, Any]:
         for f in {_short(f) for f in frames}:
             through[f] += n
 
-    root = max(through.values(), default=0)  # the chain every sample passes through says nothing
-
     def pct(c: Counter[str]) -> list[tuple[str, float]]:
-        return [(k, round(100 * v / max(total, 1), 1)) for k, v in c.most_common() if v < root][:top]
+        return [(k, round(100 * v / max(total, 1), 1)) for k, v in c.most_common()][:top]
 
     return {"samples": total, "self": pct(own), "inclusive": pct(through)}
 
@@ -277,202 +494,44 @@ def _short(frame: str) -> str:
     return f"{name} ({file})"
 
 
-# ---------------------------------------------------------------------------------------- the run
-
-
-async def bench(args: argparse.Namespace) -> dict[str, Any]:
-    name = f"spidertour_bench_{secrets.token_hex(4)}"
-    prefix = f"bench_{secrets.token_hex(4)}"
-    admin = "bench-" + secrets.token_hex(8)
-    logdir = Path(os.environ.get("TMPDIR", "/tmp"))
-    servers: list[Proc] = []
-    echo: Proc | None = None
-    out: dict[str, Any] = {
-        "players": args.players, "watchers": args.watchers, "seconds": args.seconds, "processes": args.processes,
-        "pace": args.pace, "policy": args.policy, "cores": os.cpu_count(), "compression": args.compression,
-    }
-    db_url = await create_db(args.pg, name)
-    swarm: Swarm | None = None
-    try:
-        env = {"DATABASE_URL": db_url, "REDIS_URL": args.redis, "REDIS_PREFIX": prefix, "ADMIN_TOKEN": admin,
-               "RATE_PER_SECOND": "1000", "RATE_BURST": "1000", "DB_POOL_SIZE": str(args.pool)}
-        for _ in range(args.processes):
-            port = free_port()
-            servers.append(Proc([sys.executable, "-m", "server.cli", "serve", "--log-level", "warning"],
-                                {**env, "PORT": str(port)}, port, "/health", logdir / f"bench-server-{port}.log"))
-        for s in servers:
-            s.wait_ready()
-        print(f"servers: {', '.join(s.url for s in servers)} (logs in {logdir}/bench-server-*.log)", file=sys.stderr)
-        cfg = BotConfig(
-            servers=[s.url for s in servers], admin_token=admin, players=args.players, watchers=args.watchers,
-            policy=args.policy, pace=args.pace, duration=args.seconds, time_limit=max(600, int(args.seconds * 4)),
-            seed=1, compression=None if args.compression == "none" else args.compression,
-            watch_sample=min(args.watchers, args.watch_sample), watch_all=args.watch_all, name_prefix="bench",
-        )
-        swarm = Swarm(cfg)
-        t = time.monotonic()
-        await swarm.setup()
-        out["setup_seconds"] = round(time.monotonic() - t, 1)
-        await asyncio.sleep(1)
-        rss0 = [s.rss() for s in servers]
-        t = time.monotonic()
-        await swarm.connect(watchers=False)
-        out["connect_seconds"] = round(time.monotonic() - t, 1)
-        await asyncio.sleep(1)
-        rss1 = [s.rss() for s in servers]
-        await swarm.connect_watchers()
-        await asyncio.sleep(1)
-        rss2 = [s.rss() for s in servers]
-        players = max(1, args.players)
-        out["memory"] = {
-            "server_rss_mib_before": [round(r / 2**20, 1) for r in rss0],
-            "server_rss_mib_players": [round(r / 2**20, 1) for r in rss1],
-            "server_rss_mib_watchers": [round(r / 2**20, 1) for r in rss2],
-            "kib_per_player": round((sum(rss1) - sum(rss0)) / 1024 / players, 1),
-            "kib_per_watcher": round((sum(rss2) - sum(rss1)) / 1024 / max(1, args.watchers), 1),
-        }
-        print(f"connected {args.players} players, {args.watchers} watchers; "
-              f"{out['memory']['kib_per_player']} KiB per player", file=sys.stderr)
-
-        profiler = None
-        if args.profile:
-            spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
-            profiler = subprocess.Popen(
-                [spy, "record", "--pid", str(servers[0].proc.pid), "--duration", str(int(args.seconds)),
-                 "--rate", "97", "--format", "raw", "--output", args.profile, "--nonblocking"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )
-        out["paced"] = await _measured(swarm, servers, args.seconds, args.pace)
-        rss3 = [s.rss() for s in servers]
-        out["memory"]["server_rss_mib_after_play"] = [round(r / 2**20, 1) for r in rss3]
-        out["memory"]["kib_per_player_after_play"] = round((sum(rss3) - sum(rss0)) / 1024 / players, 1)
-        if profiler is not None:
-            profiler.wait(60)
-            if Path(args.profile).exists():
-                out["profile"] = summarise_profile(Path(args.profile))
-                print("profile of the first server, paced run (% of samples; the rest is the idle event loop):",
-                      file=sys.stderr)
-                for name, pc in out["profile"]["inclusive"]:
-                    print(f"  {pc:5.1f}%  {name}", file=sys.stderr)
-        if args.max_seconds > 0:
-            out["saturated"] = await _measured(swarm, servers, args.max_seconds, 0.0)
-        await swarm.close()
-        swarm = None
-        for s in servers:
-            s.stop()
-        servers = []
-
-        if args.echo_seconds > 0 and args.players > 0:
-            port = free_port()
-            echo = Proc([sys.executable, str(Path(__file__).resolve()), "--echo-server", str(port)], {}, port, "tcp",
-                        logdir / f"bench-echo-{port}.log")
-            echo.wait_ready()
-            url = f"ws://127.0.0.1:{port}/ws/echo"
-            c0, t0 = echo.cpu(), time.monotonic()
-            out["echo"] = await run_echo(url, args.players, args.echo_seconds, 0.0, 64)
-            out["echo"]["server_cpu_percent"] = round(100 * (echo.cpu() - c0) / (time.monotonic() - t0), 1)
-            best = max(out["paced"]["moves_per_second"] or 0, (out.get("saturated") or {}).get("moves_per_second", 0))
-            out["moves_to_echo_ratio"] = round(best / max(out["echo"]["messages_per_second"], 1e-9), 3)
-        return out
-    finally:
-        if swarm is not None:
-            with contextlib.suppress(Exception):
-                await swarm.close()
-        for s in servers:
-            s.stop()
-        if echo is not None:
-            echo.stop()
-        try:
-            await drop_db(args.pg, name)
-        except Exception as err:
-            print(f"warning: could not drop the database {name}: {err!r}", file=sys.stderr)
-        try:
-            await drop_redis_keys(args.redis, prefix)
-        except Exception as err:
-            print(f"warning: could not delete the Redis keys {prefix}:*: {err!r}", file=sys.stderr)
-
-
-async def _measured(swarm: Swarm, servers: list[Proc], seconds: float, pace: float) -> dict[str, Any]:
-    swarm.cfg.pace = pace
-    c0 = [s.cpu() for s in servers]
-    services0 = _service_cpu()
-    psutil.cpu_percent()  # starts the machine-wide measure
-    l0, t0 = time.process_time(), time.monotonic()
-    last = [0.0]
-
-    def tick() -> None:
-        now = time.monotonic() - t0
-        if now - last[0] >= 5:
-            last[0] = now
-            st = swarm.stats
-            print(f"  {now:4.0f} s  {st.acks / max(now, 1e-6):7.0f} moves/s  "
-                  f"p99 {_ms(percentile(st.latency[-20000:], 99))} ms  errors {sum(st.errors.values())}",
-                  file=sys.stderr, flush=True)
-
-    elapsed = await swarm.play(seconds, on_tick=tick)
-    wall = time.monotonic() - t0
-    figures = swarm.figures(elapsed)
-    keep = ("acknowledged_moves", "moves_per_second", "ack_ms", "errors", "error_count", "refused_by_engine",
-            "reconnects", "outcomes", "watch_updates", "watch_bytes", "feed_lag_ms", "ack_to_watcher_ms")
-    result = {k: figures[k] for k in keep}
-    result["cpu_note"] = f"percent of one core; the machine has {os.cpu_count()}"
-    result["server_cpu_percent"] = [round(100 * (s.cpu() - c) / wall, 1) for s, c in zip(servers, c0, strict=True)]
-    result["loadgen_cpu_percent"] = round(100 * (time.process_time() - l0) / wall, 1)
-    result["services_cpu_percent"] = {k: round(100 * (v - services0.get(k, 0.0)) / wall, 1)
-                                      for k, v in _service_cpu().items()}
-    result["machine_cpu_percent"] = round(psutil.cpu_percent() * (os.cpu_count() or 1), 1)
-    ours = (sum(result["server_cpu_percent"]) + result["loadgen_cpu_percent"]
-            + sum(result["services_cpu_percent"].values()))
-    result["other_processes_cpu_percent"] = round(max(0.0, result["machine_cpu_percent"] - ours), 1)
-    # the bots' games go on: the next run continues them
-    for bot in swarm.bots:
-        bot.end_at = None
-    return result
-
-
-def _service_cpu() -> dict[str, float]:
-    """CPU seconds used so far by this machine's PostgreSQL and Redis processes (read only)."""
-    out: dict[str, float] = {}
-    for p in psutil.process_iter(["name", "cpu_times"]):
-        name = p.info["name"] or ""
-        kind = "postgres" if name.startswith("postgres") else "redis" if name.startswith(("redis", "valkey")) else None
-        if kind and p.info["cpu_times"] is not None:
-            out[kind] = out.get(kind, 0.0) + p.info["cpu_times"].user + p.info["cpu_times"].system
-    return out
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="server_bench", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=200)
-    parser.add_argument("--watchers", type=int, default=100)
-    parser.add_argument("--seconds", type=float, default=10.0, help="the paced run")
-    parser.add_argument("--pace", type=float, default=2.5, help="moves a second per bot in the paced run")
-    parser.add_argument("--max-seconds", type=float, default=5.0, help="the saturation run; 0 to skip")
-    parser.add_argument("--echo-seconds", type=float, default=5.0, help="the echo ceiling; 0 to skip")
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--watchers", type=int, default=1000)
+    parser.add_argument("--rates", default="1000,2000,3000,4000,5000,6000",
+                        help="offered moves a second in all, one step each, comma-separated")
+    parser.add_argument("--step-seconds", type=float, default=8.0)
+    parser.add_argument("--rest", type=float, default=1.0, help="seconds between steps")
+    parser.add_argument("--p99-ms", type=float, default=50.0, help="the capacity's latency limit")
+    parser.add_argument("--no-saturate", dest="saturate", action="store_false", help="skip the saturation run")
+    parser.add_argument("--echo-seconds", type=float, default=5.0, help="the same-stack echo; 0 to skip")
     parser.add_argument("--processes", type=int, choices=[1, 2], default=1)
-    parser.add_argument("--policy", choices=["random", "greedy"], default="random")
-    parser.add_argument("--compression", choices=["none", "deflate"], default="none")
-    parser.add_argument("--watch-sample", type=int, default=20)
-    parser.add_argument("--watch-all", action="store_true", help="every watcher follows every entry")
+    parser.add_argument("--pin", choices=["split", "none"], default="split",
+                        help="split: the generator on core 0, the servers on the others (when there are 2+)")
     parser.add_argument("--pool", type=int, default=10, help="DB_POOL_SIZE of each server")
+    parser.add_argument("--time-limit", type=int, default=3600, help="the games' time limit (seconds)")
     parser.add_argument("--pg", default=PG_DEFAULT, help="PostgreSQL admin URL (a fresh database is made)")
     parser.add_argument("--redis", default=REDIS_DEFAULT)
-    parser.add_argument("--profile", metavar="FILE", help="py-spy raw profile of the first server, paced run")
+    parser.add_argument("--profile", metavar="FILE", help="py-spy raw profile of the first server")
+    parser.add_argument("--profile-rate", type=float, default=2000, help="the step to profile")
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.echo_server:
         serve_echo(args.echo_server)
         return 0
-    if args.players < 0 or args.watchers < 0 or args.seconds <= 0 or args.pace < 0:
-        parser.error("players and watchers must be 0 or more, seconds positive, pace 0 or more")
     try:
-        try:
-            import uvloop
+        args.rates = [float(r) for r in args.rates.split(",") if r.strip()]
+    except ValueError:
+        parser.error("--rates takes numbers separated by commas")
+    if args.players < 1 or args.watchers < 0 or args.step_seconds <= 0 or not args.rates or min(args.rates) <= 0:
+        parser.error("players must be 1 or more, watchers 0 or more, step seconds and rates positive")
+    import uvloop
 
-            out = uvloop.run(bench(args))
-        except ImportError:
-            out = asyncio.run(bench(args))
+    from server.bots import BotError
+
+    try:
+        out = uvloop.run(bench(args))
     except BotError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -480,8 +539,8 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     if args.json:
         Path(args.json).write_text(text + "\n")
-    paced = out["paced"]
-    return 0 if paced["error_count"] == 0 and not paced["refused_by_engine"] else 1
+    bad = any(s["error_count"] or s["refused_by_engine"] for s in out["steps"])
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
