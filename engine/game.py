@@ -462,9 +462,24 @@ class Game:
             "variant": self.settings.variant,
             "columns": columns,
             "free_column": self.free_column,
+        }
+        for key, value in self.view_fields().items():
+            out[key] = value
+            if key == "sequences":
+                out["sequences_to_win"] = self._to_win
+        return out
+
+    def column_view(self, index: int) -> list[str]:
+        """One column as ``view()`` shows it."""
+        d = self.down[index]
+        texts = CARD_TEXTS
+        return [HIDDEN] * d + [texts[c] for c in self.columns[index][d:]]
+
+    def view_fields(self, piles: bool = True) -> dict[str, Any]:
+        """The fields of ``view()`` that a move may change, all but the columns (``piles``: with the draw piles)."""
+        out: dict[str, Any] = {
             "score": self.score,
             "sequences": self.sequences,
-            "sequences_to_win": self._to_win,
             "reveals": self.reveals,
             "over": self.outcome is not None,
             "outcome": self.outcome,
@@ -472,7 +487,7 @@ class Game:
             "can_undo": self.can_undo,
             "undos_used": self.undos_used,
         }
-        if self.piles is not None:
+        if self.piles is not None and piles:
             show = self.settings.draw_pile_tops_up
             out["draw_piles"] = [
                 {"count": len(p), "top": card_text(p[0]) if p and show else None} for p in self.piles

@@ -39,7 +39,7 @@ from typing import Any, TextIO
 
 import msgspec
 
-from .bots_view import POLICIES, ViewRules
+from .bots_view import POLICIES, ViewRules, apply_result
 from .config import server_url
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -351,9 +351,10 @@ class Bot:
                         stats.errors["wrong_seq_answer"] += 1
                         continue
                     # Only a move that changes the score reaches the watchers: only those are timed to them.
-                    scored = self.view is None or msg["view"].get("score") != self.view.get("score") or (
-                        msg["view"].get("over"))
-                    self.view = msg["view"]
+                    fields = msg["fields"]
+                    scored = self.view is None or fields.get("score") != self.view.get("score") or fields.get("over")
+                    if self.view is not None:
+                        self.view = apply_result(self.view, msg)
                     self.pending = None
                     stats.ack(self.entry_id, time.perf_counter() - sent if first else None,
                               self.swarm.track_acks and bool(scored), _board_score(self.view))

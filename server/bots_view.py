@@ -48,6 +48,14 @@ class ViewRules:
         raise ValueError(f"unknown variant {variant!r}")
 
 
+def apply_result(view: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """The view after a ``result`` message: changed columns replaced, the other fields merged."""
+    columns = list(view["columns"])
+    for i, cards in zip(result["changed"], result["columns"], strict=True):
+        columns[i] = cards
+    return {**view, **result["fields"], "columns": columns}
+
+
 def parse_columns(view: dict[str, Any]) -> list[list[int]]:
     return [[CARDS[c] for c in col] for col in view["columns"]]
 

@@ -33,6 +33,7 @@ CLOSE_FLOOD = 4008
 AUTH_SECONDS = 15.0
 MAX_ID = 2**63 - 1  # PostgreSQL bigint
 MOVE_JSON = msgspec.json.Encoder()
+PILE_MOVES = ("deal", "undo")  # the moves that may change the draw piles
 
 DB_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError)
 
@@ -380,15 +381,22 @@ class PlaySession:
             await self._send_over()
 
     async def _send_result(self, seq: int, move: dict[str, Any], result: Any, repeated: bool = False) -> None:
+        """What the move changed: its columns and the view's other fields (the whole view goes on state)."""
         live = self.live
-        assert live is not None
+        assert live is not None and live.game is not None
+        game = live.game
+        changed = list(result.changed)
+        column = game.column_view
+        fields = game.view_fields(piles=move["type"] in PILE_MOVES)
+        piles = fields.pop("draw_piles", None)
         await self.send(
             p.Result(
                 seq=seq,
                 n=live.moves,
                 move=move,
-                view=view_of(live),
-                changed=list(result.changed),
+                changed=changed,
+                columns=[column(i) for i in changed],
+                fields=p.ViewFields(**fields, draw_piles=None if piles is None else [p.DrawPile(**d) for d in piles]),
                 revealed=result.revealed,
                 completed=result.completed,
                 time_left=self._time_left() or 0.0,

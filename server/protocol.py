@@ -196,14 +196,36 @@ class State(Struct, tag="state"):
     time_left: float | None = None  # seconds on the server's clock
 
 
+class ViewFields(Struct, omit_defaults=True):
+    """The fields of the view a move may change, all but the columns (see ``View``)."""
+
+    score: int
+    sequences: int
+    reveals: int
+    over: bool
+    outcome: Literal["won", "ended", "timed_out"] | None
+    free_column_used: bool
+    can_undo: bool
+    undos_used: int
+    draw_piles: list[DrawPile] | None = None  # after a deal or an undo only
+    stock: int | None = None
+    deals_left: int | None = None
+    time_left: int | None = None
+    time_bonus: int | None = None
+    free_column_bonus: int | None = None
+    final_score: int | None = None
+
+
 class Result(Struct, tag="result"):
-    """A move was accepted and committed."""
+    """A move was accepted and committed. It carries what changed: the view after the move is the
+    view before it with ``columns[i]`` replacing column ``changed[i]`` and ``fields`` merged in."""
 
     seq: int
     n: int  # the server's number for this move (1, 2, ...)
     move: dict[str, Any]
-    view: View
     changed: list[int]  # columns whose cards changed
+    columns: list[list[str]]  # their cards now, in the order of ``changed``
+    fields: ViewFields
     revealed: int
     completed: int
     time_left: float

@@ -54,13 +54,26 @@ def bearer(token: str) -> dict[str, str]:
     return {"authorization": f"Bearer {token}"}
 
 
+def apply_result(view: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """The view after a ``result``: the one before, its changed columns replaced and its fields merged."""
+    columns = list(view["columns"])
+    for i, cards in zip(result["changed"], result["columns"], strict=True):
+        columns[i] = cards
+    return {**view, **result["fields"], "columns": columns}
+
+
 class Player:
-    """One play connection. Every message received is kept in ``received`` (raw text)."""
+    """One play connection. Every message received is kept in ``received`` (raw text).
+
+    It keeps the last whole view (from ``state``) up to date with every ``result``, and puts the
+    view after the move in the result it returns as ``view``, so tests compare whole views.
+    """
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.received: list[str] = []
         self.seq = 0
+        self.view: dict[str, Any] | None = None
 
     @classmethod
     async def connect(cls, ws_url: str, entry_id: int, token: str) -> tuple[Player, dict[str, Any]]:
@@ -76,7 +89,12 @@ class Player:
     async def recv(self, timeout: float = 10) -> dict[str, Any]:
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         self.received.append(raw if isinstance(raw, str) else raw.decode())
-        return json.loads(raw)  # type: ignore[no-any-return]
+        msg: dict[str, Any] = json.loads(raw)
+        if msg.get("type") == "state":
+            self.view = msg.get("view")
+        elif msg.get("type") == "result" and self.view is not None:
+            msg["view"] = self.view = apply_result(self.view, msg)
+        return msg
 
     async def request(self, obj: Any, timeout: float = 10) -> dict[str, Any]:
         await self.send(obj)

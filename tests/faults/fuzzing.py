@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
 from engine import Game, Settings, move_from_json
-from tests.client import Api
+from tests.client import Api, apply_result
 from tests.faults.helpers import fetch, row_counts
 from tests.serverproc import ServerProcess
 
@@ -90,7 +90,8 @@ class HonestPlayer(threading.Thread):
                 json.loads(ws.recv(10))
                 ws.send('{"type": "start"}')
                 state = json.loads(ws.recv(10))
-                if state.get("view") != self.game.view():
+                view = state.get("view")
+                if view != self.game.view():
                     self.problems.append(f"start: {state}")
                 seq = 0
                 while not self.stop.is_set() and not self.game.over:
@@ -102,7 +103,9 @@ class HonestPlayer(threading.Thread):
                     ws.send(json.dumps({**move, "seq": seq}))
                     answer = json.loads(ws.recv(10))
                     self.game.play(move_from_json(move))
-                    if answer.get("type") != "result" or answer.get("n") != seq or answer["view"] != self.game.view():
+                    if answer.get("type") == "result":
+                        view = apply_result(view, answer)
+                    if answer.get("type") != "result" or answer.get("n") != seq or view != self.game.view():
                         self.problems.append(f"move {seq}: {answer}")
                         return
                     self.acks += 1
@@ -147,7 +150,7 @@ class FuzzPlayer:
         msg = check_answer(ws.recv(10))
         if msg["type"] == "result":
             self.acks += 0 if msg["repeated"] else 1
-            if msg["view"]["over"]:
+            if msg["fields"]["over"]:
                 assert check_answer(ws.recv(10))["type"] == "over"
 
 

@@ -8,6 +8,15 @@ const ANSWER_SECONDS = 8; // a move unanswered this long: the connection is pres
 const PING_SECONDS = 25;
 const NO_RETRY = new Set([4001, 4003, 4008]); // taken over, not yours, flooding: a person decides
 
+/** The view after a result: its changed columns replaced and its other fields merged in. */
+export function applyResult(view, result) {
+  const columns = view.columns.slice();
+  result.changed.forEach((column, i) => {
+    columns[column] = result.columns[i];
+  });
+  return { ...view, ...result.fields, columns };
+}
+
 export class PlaySocket {
   /** handlers: state, result, error, over, notice(code, reason), connection(status, detail) */
   constructor(entryId, token, handlers) {
@@ -19,6 +28,7 @@ export class PlaySocket {
     this.queue = []; // messages not yet sent
     this.inflight = null; // the message sent and not yet answered
     this.seq = 0; // the last sequence number used
+    this.view = null; // the whole view: from state, brought up to date by every result
     this.attempts = 0;
     this.stopped = false;
     this.timers = { retry: null, answer: null, ping: null };
@@ -98,6 +108,7 @@ export class PlaySocket {
       case "state": {
         const first = !this.ready;
         this.ready = true;
+        this.view = msg.view ?? null;
         this.attempts = 0;
         this.seq = Math.max(this.seq, msg.last_seq);
         this.on.connection?.("open");
@@ -109,6 +120,7 @@ export class PlaySocket {
       case "result": {
         if (this.inflight && msg.seq === this.inflight.seq) this.answered();
         this.seq = Math.max(this.seq, msg.seq);
+        if (this.view) msg.view = this.view = applyResult(this.view, msg);
         this.on.result?.(msg);
         this.pump();
         break;
