@@ -17,7 +17,11 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-DOCS_SHOTS = {"lobby", "game", "leaderboard", "finished", "game-phone"}  # the pictures docs/ keeps
+GAMES = ("spider78", "spider", "huge_spider", "black_widow", "curds_and_whey")
+# The pictures docs/ keeps: the pages, and every game on a desktop and on a phone (test_screens.py).
+DOCS_SHOTS = {"lobby", "game", "leaderboard", "finished"} | {
+    f"game-{game}{phone}" for game in GAMES for phone in ("", "-phone")
+}
 VIEWPORT = {"width": 1280, "height": 860}
 
 
