@@ -91,7 +91,11 @@ def create_app(config: Config | None = None) -> Litestar:
             finally:
                 for task in services.tasks:
                     task.cancel()
+                if services.par_task is not None:
+                    services.tasks.append(services.par_task)
+                    services.par_task.cancel()
                 await asyncio.gather(*services.tasks, return_exceptions=True)
+                services.solver.close()
                 await hub.stop()
                 await redis.aclose()
                 await pool.close()

@@ -110,19 +110,25 @@ def run_tournament_create(args: argparse.Namespace) -> int:
         "opens_at": args.opens_at,
         "closes_at": args.closes_at,
         "seed": args.seed,
+        "certified": args.certified or None,
+        "certify_seconds": args.certify_seconds,
     }
     try:
         data = msgspec.convert({k: v for k, v in body.items() if v is not None}, p.TournamentCreate)
     except msgspec.ValidationError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    rc, answer = _admin_post(args, "/api/tournaments", msgspec.json.encode(data), 201)
+    # A certified deal may take the server's solver a while (tries x seconds each).
+    timeout = 900 if data.certified else 30
+    rc, answer = _admin_post(args, "/api/tournaments", msgspec.json.encode(data), 201, timeout)
     if answer is not None:
         print(json.dumps(answer, indent=2))
     return rc
 
 
-def _admin_post(args: argparse.Namespace, path: str, body: bytes, expected: int) -> tuple[int, Any]:
+def _admin_post(
+    args: argparse.Namespace, path: str, body: bytes, expected: int, timeout: float = 30
+) -> tuple[int, Any]:
     """POST to a running server with the admin token; (exit status, JSON answer or None)."""
     import httpx
 
@@ -138,7 +144,7 @@ def _admin_post(args: argparse.Namespace, path: str, body: bytes, expected: int)
             f"{url}{path}",
             content=body,
             headers={"authorization": f"Bearer {token}", "content-type": "application/json"},
-            timeout=30,
+            timeout=timeout,
         )
     except httpx.HTTPError as err:
         print(f"error: cannot reach {url}: {err}", file=sys.stderr)
@@ -200,6 +206,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     create.add_argument("--opens-at", help="ISO time with zone; default now")
     create.add_argument("--closes-at", help="ISO time with zone; default an hour after opening")
     create.add_argument("--seed", help="default: drawn from a cryptographic source")
+    create.add_argument(
+        "--certified", action="store_true", help="a deal the server's solver wins (it draws seeds until one is won)"
+    )
+    create.add_argument("--certify-seconds", type=float, help="solver seconds a deal tried")
     create.add_argument("--server", help=URL_HELP)
     create.add_argument("--admin-token", help="default $ADMIN_TOKEN")
     create.set_defaults(run=run_tournament_create)

@@ -24,6 +24,7 @@ async def sweep_once(services: Services, seen: dict[int, str] | None = None) -> 
     finished = await store.finish_due(services.db)
     for tid in finished:
         services.hub.status_changed(tid, "finished")
+    services.start_pars()  # the par of what just finished (and of any finished without one)
     if seen is not None:
         await _status_changes(services, seen)
     await _rebuild_missing(services)

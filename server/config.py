@@ -33,6 +33,8 @@ class Config:
     pool_size: int = 10
     log_level: str = "info"  # debug, info, warning, error
     log_format: str = "text"  # text, or json: one JSON object a line
+    solver_seconds: float = 10.0  # the solver's budget for a tournament's par, and per certification try
+    certify_tries: int = 20  # deals tried at most when a certified deal is asked for
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -50,4 +52,6 @@ class Config:
             rate_burst=_int("RATE_BURST", 60),
             log_level=os.environ.get("LOG_LEVEL", "info").lower(),
             log_format=os.environ.get("LOG_FORMAT", "text").lower(),
+            solver_seconds=float(os.environ.get("SOLVER_SECONDS", "10")),
+            certify_tries=_int("CERTIFY_TRIES", 20),
         )

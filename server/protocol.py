@@ -41,6 +41,19 @@ class TournamentCreate(Struct, forbid_unknown_fields=True):
     opens_at: datetime | None = None
     closes_at: datetime | None = None
     seed: Annotated[str, Meta(min_length=1, max_length=256)] | None = None
+    # A certified deal: the server draws seeds until its solver wins one (only the given seed, if
+    # any), within certify_seconds each (default: the server's SOLVER_SECONDS).
+    certified: bool = False
+    certify_seconds: Annotated[float, Meta(gt=0, le=120)] | None = None
+
+
+class Par(Struct):
+    """The solver's line on the tournament's deal, published with the seed at the finish."""
+
+    outcome: Literal["won", "not found within budget", "proven lost"]
+    final_score: int | None  # the line's final score played at `pace` seconds a move; null when not won
+    moves: int  # moves in the line (GET /api/tournaments/{id}/par has them)
+    pace: float
 
 
 class Tournament(Struct):
@@ -54,6 +67,8 @@ class Tournament(Struct):
     commitment: str
     entrants: int
     seed: str | None = None  # only once finished
+    certified: bool = False  # the solver won this deal before the tournament was created
+    par: Par | None = None  # only once finished and worked out
 
 
 class PlayerCreate(Struct, forbid_unknown_fields=True):

@@ -20,6 +20,7 @@ from . import store
 from .fairness import commitment, new_seed, new_token, same_secret, token_hash
 from .leaderboard import MAX_TIME_LIMIT, Row
 from .services import Services
+from .solving import NoWinnableDeal, certify
 
 MAX_DAYS = 366
 MAX_ID = 2**63 - 1  # ids are PostgreSQL bigints
@@ -64,6 +65,8 @@ def tournament_out(row: asyncpg.Record) -> p.Tournament:
         commitment=row["commitment"],
         entrants=row["entrants"],
         seed=row["seed"] if finished else None,
+        certified=row["certified"],
+        par=msgspec.convert(row["par"], p.Par) if finished and row["par"] is not None else None,
     )
 
 
@@ -160,9 +163,19 @@ async def create_tournament(services: Services, data: p.TournamentCreate) -> p.T
     opens_at, closes_at = tournament_times(data.opens_at, data.closes_at)
     if data.seed is not None and "\x00" in data.seed:
         raise HTTPException(status_code=400, detail="the seed may not contain a NUL character")
-    seed = data.seed if data.seed is not None else new_seed()
+    par = None
+    if data.certified:
+        seconds = data.certify_seconds or services.config.solver_seconds
+        try:
+            seed, par = await certify(services.solver, settings, data.seed, seconds, services.config.certify_tries)
+        except NoWinnableDeal as err:
+            raise HTTPException(status_code=422, detail=f"no certified deal: {err}") from None
+    elif data.certify_seconds is not None:
+        raise HTTPException(status_code=400, detail="certify_seconds goes with certified: true")
+    else:
+        seed = data.seed if data.seed is not None else new_seed()
     tid = await store.create_tournament(
-        services.db, name, settings, seed, commitment(seed, settings), opens_at, closes_at
+        services.db, name, settings, seed, commitment(seed, settings), opens_at, closes_at, data.certified, par
     )
     row = await store.tournament(services.db, tid)
     assert row is not None
@@ -300,6 +313,23 @@ async def replays(request: Request[Any, Any, Any], tournament_id: int) -> Respon
     return Response(b"\n".join(lines) + (b"\n" if lines else b""), media_type="application/x-ndjson")
 
 
+@get("/api/tournaments/{tournament_id:int}/par")
+async def get_par(request: Request[Any, Any, Any], tournament_id: int) -> dict[str, Any]:
+    """After the finish: the solver's line as a REPLAY.md game (pipe into `spidertour replay`)."""
+    services = _services(request)
+    tour = await _tournament(services, tournament_id)
+    if tour["status"] != "finished":
+        raise PermissionDeniedException("the par is published when the tournament is finished")
+    par = await store.par(services.db, tournament_id)
+    if par is None:
+        raise NotFoundException("the par is still being worked out: try again in a few seconds")
+    game: dict[str, Any] = {**tour["settings"], "seed": tour["seed"], "moves": par["moves"]}
+    if par["entry"] is not None:
+        game["entry"] = par["entry"]
+    game.update(outcome=par["outcome"], final_score=par["final_score"], pace=par["pace"], nodes=par["nodes"])
+    return game
+
+
 @get("/health")
 async def health(request: Request[Any, Any, Any]) -> Response[p.Health]:
     """200 once PostgreSQL and Redis both answer, else 503."""
@@ -328,5 +358,6 @@ ROUTES = [
     my_entries,
     standings,
     replays,
+    get_par,
     health,
 ]

@@ -19,6 +19,7 @@ from .config import Config
 from .hub import Hub
 from .leaderboard import Leaderboard, Row
 from .metrics import COMMIT_BATCH, DB_ERRORS, MOVES, REDIS_ERRORS
+from .solving import SolverPool, work_out_pars
 from .store import MoveRecord
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ class Services:
     sessions: dict[int, PlaySession] = field(default_factory=dict)
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
     stale_boards: set[int] = field(default_factory=set)  # tournaments whose Redis set needs a rebuild
+    solver: SolverPool = field(default_factory=SolverPool)  # a worker process for the solver
+    par_task: asyncio.Task[Any] | None = None  # working out the pars of finished tournaments
     moves: Batcher[MoveRecord, bool] = field(init=False)  # many games' moves, one commit
     board_writes: Batcher[tuple[int, int, Row], bool] = field(init=False)  # many rows, one round trip
 
@@ -55,6 +58,20 @@ class Services:
             raise
         MOVES.inc(sum(written))
         return written
+
+    def start_pars(self) -> None:
+        """Work out, off the event loop, the par of finished tournaments that have none (one job at a time)."""
+        if self.par_task is not None and not self.par_task.done():
+            return
+        self.par_task = asyncio.create_task(self._pars())
+
+    async def _pars(self) -> None:
+        try:
+            await work_out_pars(self.db, self.solver, self.config.solver_seconds)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("working out a par failed; it is tried again later", exc_info=True)
 
     def taken_over_elsewhere(self, entry_id: int, origin: str) -> None:
         """Another process took over an entry: the connection here, if any, is told and closed."""

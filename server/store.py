@@ -15,7 +15,11 @@ STATUS_SQL = """CASE WHEN t.finished_at IS NOT NULL THEN 'finished'
 TOURNAMENT_SQL = f"""
     SELECT t.id, t.name, t.settings, t.seed, t.commitment, t.opens_at, t.closes_at, t.finished_at,
            {STATUS_SQL} AS status,
-           (SELECT count(*) FROM entries e WHERE e.tournament_id = t.id) AS entrants
+           (SELECT count(*) FROM entries e WHERE e.tournament_id = t.id) AS entrants,
+           t.certified,
+           (SELECT jsonb_build_object('outcome', pr.outcome, 'final_score', pr.final_score,
+                                      'moves', jsonb_array_length(pr.moves), 'pace', pr.pace)
+              FROM pars pr WHERE pr.tournament_id = t.id) AS par
       FROM tournaments t"""
 
 ENTRY_SQL = """
@@ -53,16 +57,59 @@ async def create_tournament(
     commitment: str,
     opens_at: datetime,
     closes_at: datetime,
+    certified: bool = False,
+    par: dict[str, Any] | None = None,
 ) -> int:
-    return await db.fetchval(
-        """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at)
-           VALUES ($1, $2, $3, $4, $5, $6) RETURNING id""",
-        name,
-        settings,
-        seed,
-        commitment,
-        opens_at,
-        closes_at,
+    """A new tournament; a certified one comes with the par its certification found, stored with it."""
+    async with db.acquire() as conn, conn.transaction():
+        tid = await conn.fetchval(
+            """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at, certified)
+               VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id""",
+            name,
+            settings,
+            seed,
+            commitment,
+            opens_at,
+            closes_at,
+            certified,
+        )
+        if par is not None:
+            await save_par(conn, tid, par)
+        return tid  # type: ignore[no-any-return]
+
+
+async def save_par(db: asyncpg.Pool | asyncpg.Connection, tournament_id: int, par: dict[str, Any]) -> bool:
+    """Store a tournament's par (once: a second one is ignored). ``par`` is ``server.solving.par_record``."""
+    status = await db.execute(
+        """INSERT INTO pars (tournament_id, outcome, moves, final_score, pace, entry, nodes, seconds)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tournament_id) DO NOTHING""",
+        tournament_id,
+        par["outcome"],
+        par["moves"],
+        par["final_score"],
+        par["pace"],
+        par["entry"],
+        par["nodes"],
+        par["seconds"],
+    )
+    return status.endswith(" 1")  # type: ignore[no-any-return]
+
+
+async def par(db: asyncpg.Pool, tournament_id: int) -> asyncpg.Record | None:
+    return await db.fetchrow(
+        "SELECT outcome, moves, final_score, pace, entry, nodes, seconds FROM pars WHERE tournament_id = $1",
+        tournament_id,
+    )
+
+
+async def finished_without_par(db: asyncpg.Pool, limit: int = 5) -> list[asyncpg.Record]:
+    """Finished tournaments whose par is still to work out, most recently finished first."""
+    return await db.fetch(
+        """SELECT t.id, t.settings, t.seed FROM tournaments t
+            WHERE t.finished_at IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM pars pr WHERE pr.tournament_id = t.id)
+            ORDER BY t.finished_at DESC LIMIT $1""",
+        limit,
     )
 
 

@@ -58,7 +58,9 @@ def redis_prefix() -> str:
 
 def server_env(redis_prefix: str) -> dict[str, str]:
     """Test servers answer fast test clients without slowing them (the rate limit has its own test)."""
-    return {"REDIS_PREFIX": redis_prefix, "RATE_PER_SECOND": "500", "RATE_BURST": "500"}
+    # The solver's par of each finished tournament, and certified deals, on a small budget.
+    return {"REDIS_PREFIX": redis_prefix, "RATE_PER_SECOND": "500", "RATE_BURST": "500",
+            "SOLVER_SECONDS": "3", "CERTIFY_TRIES": "3"}
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from .position import DOWN
 
 HIDDEN = 12  # a face-down card still to uncover
 BREAK = 5  # face-up neighbours that cannot move together and are not even one rank apart
-OFF_SUIT = 2  # one rank apart but of different suits: right order, wrong suit
+OFF_SUIT = 3  # one rank apart but of different suits: right order, wrong suit
 CARD = 1  # a card still in play (a sequence removed takes 13 away)
 EMPTY = -3  # an empty column: room to rearrange
 RESERVE = 6  # a card still in the reserve: it must be dealt and sorted

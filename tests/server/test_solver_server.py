@@ -1,0 +1,145 @@
+"""Certified deals and the par: nothing the solver found shows before the finish, the par after it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import asyncpg
+
+from engine.replay import replay_game
+from tests.client import Api
+from tests.server.test_lifecycle import canonical_commitment, fetch
+
+
+def create(api: Api, closes_in: float, **extra: Any) -> Any:
+    now = datetime.now(UTC)
+    body = {
+        "name": "solver",
+        "settings": {"variant": "spider78", "suits": 1, "time_limit": 600},
+        "opens_at": (now - timedelta(seconds=1)).isoformat(),
+        "closes_at": (now + timedelta(seconds=closes_in)).isoformat(),
+        **extra,
+    }
+    return api.http.post("/api/tournaments", json=body, headers=api.admin(), timeout=120)
+
+
+async def finished_with_par(api: Api, tid: int, timeout: float = 30) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        tour = api.tournament(tid)
+        if tour["status"] == "finished" and tour["par"] is not None:
+            return tour
+        assert time.monotonic() < deadline, f"no par: {tour}"
+        await asyncio.sleep(0.2)
+
+
+def public_text(api: Api, tid: int) -> str:
+    """Everything anyone may read of a tournament before its finish."""
+    parts = [
+        api.http.get(f"/api/tournaments/{tid}").text,
+        api.http.get("/api/tournaments").text,
+        api.http.get(f"/api/tournaments/{tid}/standings").text,
+        api.http.get(f"/api/tournaments/{tid}/par").text,
+        api.http.get(f"/api/tournaments/{tid}/replays").text,
+    ]
+    return "\n".join(parts)
+
+
+def check_par_line(api: Api, tour: dict[str, Any]) -> dict[str, Any]:
+    r = api.http.get(f"/api/tournaments/{tour['id']}/par")
+    assert r.status_code == 200, r.text
+    game = r.json()
+    assert game["seed"] == tour["seed"] and game["outcome"] == tour["par"]["outcome"] == "won"
+    out = replay_game(game)  # the engine alone, from the revealed seed: the line wins
+    assert out["steps"][-1]["outcome"] == "won"
+    assert out["final_score"] == game["final_score"] == tour["par"]["final_score"]
+    assert len(game["moves"]) == tour["par"]["moves"]
+    return game
+
+
+async def test_a_certified_deal_reveals_nothing_before_the_finish(api: Api, database_url: str) -> None:
+    r = create(api, closes_in=4, certified=True, certify_seconds=3)
+    assert r.status_code == 201, r.text
+    tour = r.json()
+    tid = tour["id"]
+    assert tour["certified"] is True and tour["seed"] is None and tour["par"] is None
+    (row,) = await fetch(database_url, "SELECT seed, settings FROM tournaments WHERE id = $1", tid)
+    seed = row["seed"]
+    settings = json.loads(row["settings"]) if isinstance(row["settings"], str) else row["settings"]
+    assert tour["commitment"] == canonical_commitment(seed, settings)
+    # The certification's win is stored already, secretly.
+    (par,) = await fetch(database_url, "SELECT outcome, moves FROM pars WHERE tournament_id = $1", tid)
+    assert par["outcome"] == "won"
+    first_move = json.dumps(json.loads(par["moves"])[0] if isinstance(par["moves"], str) else par["moves"][0])
+    text = public_text(api, tid)
+    assert seed not in text and first_move not in text
+    listed = next(t for t in api.http.get("/api/tournaments").json() if t["id"] == tid)
+    assert listed["certified"] is True and listed["par"] is None and listed["seed"] is None
+    r = api.http.get(f"/api/tournaments/{tid}/par")
+    assert r.status_code == 403 and "finished" in r.json()["detail"]
+
+    done = await finished_with_par(api, tid)
+    assert done["seed"] == seed and done["certified"] is True
+    check_par_line(api, done)
+
+
+async def test_the_par_appears_only_after_the_finish(api: Api) -> None:
+    r = create(api, closes_in=3, seed="abc")
+    assert r.status_code == 201, r.text
+    tour = r.json()
+    tid = tour["id"]
+    assert tour["certified"] is False and tour["par"] is None
+    assert api.http.get(f"/api/tournaments/{tid}/par").status_code == 403
+    while api.tournament(tid)["status"] != "finished":
+        assert api.tournament(tid)["par"] is None
+        assert api.http.get(f"/api/tournaments/{tid}/par").status_code == 403
+        await asyncio.sleep(0.2)
+    done = await finished_with_par(api, tid)
+    game = check_par_line(api, done)
+    # 30 cards turned, 6 sequences, the free column unused, one move a second from 600 s.
+    assert game["pace"] == 1 and game["final_score"] == 750 + 600 + 100 + (600 - len(game["moves"]))
+
+
+async def test_a_certified_deal_that_cannot_be_found_is_refused_and_nothing_is_created(
+    api: Api, database_url: str
+) -> None:
+    before = (await fetch(database_url, "SELECT count(*) AS n FROM tournaments"))[0]["n"]
+    hard = {"variant": "spider", "suits": 4}
+    now = datetime.now(UTC)
+    body = {"name": "hard", "settings": hard, "closes_at": (now + timedelta(hours=1)).isoformat()}
+    r = api.http.post(
+        "/api/tournaments", json={**body, "certified": True, "certify_seconds": 0.1}, headers=api.admin(), timeout=60
+    )
+    assert r.status_code == 422 and "none of 3 deals" in r.json()["detail"]
+    r = api.http.post(
+        "/api/tournaments",
+        json={**body, "seed": "x", "certified": True, "certify_seconds": 0.1},
+        headers=api.admin(),
+        timeout=60,
+    )
+    assert r.status_code == 422 and "given seed" in r.json()["detail"]
+    r = api.http.post("/api/tournaments", json={**body, "certify_seconds": 1}, headers=api.admin())
+    assert r.status_code == 400 and "certified" in r.json()["detail"]
+    for bad in (0, -1, 1000, "1"):
+        r = api.http.post(
+            "/api/tournaments", json={**body, "certified": True, "certify_seconds": bad}, headers=api.admin()
+        )
+        assert r.status_code == 400
+    after = (await fetch(database_url, "SELECT count(*) AS n FROM tournaments"))[0]["n"]
+    assert after == before
+
+
+async def test_the_migration_makes_the_pars_table(database_url: str) -> None:
+    conn = await asyncpg.connect(database_url)
+    try:
+        cols = {
+            r["column_name"]
+            for r in await conn.fetch("SELECT column_name FROM information_schema.columns WHERE table_name = 'pars'")
+        }
+    finally:
+        await conn.close()
+    assert {"tournament_id", "outcome", "moves", "final_score", "pace", "entry", "nodes"} <= cols
