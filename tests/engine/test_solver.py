@@ -68,9 +68,9 @@ def test_a_line_too_slow_for_the_clock_is_not_in_time() -> None:
 
 def test_an_entrys_renamed_deal_is_solved_in_its_own_numbering() -> None:
     settings = Settings(variant="spider78", suits=2, deal_variation=True)
-    s = solve(settings, "abc", 3, nodes=20_000)
+    s = solve(settings, "abc", 4, nodes=20_000)
     assert s.won
-    out = replayed(settings, "abc", s, entry=3)
+    out = replayed(settings, "abc", s, entry=4)
     assert out["steps"][-1]["outcome"] == "won" and out["final_score"] == s.final_score
 
 
