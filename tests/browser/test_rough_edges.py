@@ -194,7 +194,7 @@ async def test_keys_the_end_the_result_and_the_place(page: Page, api: Api) -> No
     # See the table: the game stays marked over, and the result opens again.
     await panel.locator("[data-action=see-table]").click()
     await expect(panel).to_be_hidden()
-    await expect(page.locator("[data-field=over]")).to_have_text(f"ended \u00b7 {game.score}")
+    await expect(page.locator("[data-field=over]")).to_have_text(f"game over: ended \u00b7 {game.score}")
     await expect(page.locator(".game-page .board")).to_have_class(re.compile(r"\bgame-over\b"))
     await expect(page.locator("[data-action=undo]")).to_be_hidden()
     await page.locator("[data-action=result]").click()
@@ -213,6 +213,7 @@ async def test_someone_elses_entry(page: Page, api: Api) -> None:
     await expect(conn).to_contain_text(f"Entry {entry['id']} belongs to another player")
     assert "null" not in await conn.inner_text()
     await expect(page.locator("[data-action=start]")).to_have_count(0)
+    await expect(page.locator(".game-page .board-wrap")).to_be_hidden()
 
 
 async def test_leaderboard_countdown_medals_and_phone(browser: Browser, server: ServerProcess, api: Api) -> None:

@@ -254,6 +254,9 @@ export function mount(main, entryIdText) {
   function notYours() {
     hideMessage();
     startPanel.hidden = true;
+    for (const part of [hud.querySelector(".stats"), hud.querySelector(".actions"), page.querySelector(".board-wrap")]) {
+      part.hidden = true;
+    }
     conn.classList.add("not-yours");
     conn.replaceChildren(el("h2", {}, "This is not your game"),
       el("p", {}, `Entry ${entryId} belongs to another player, or does not exist. Only its player can open it here; `,
@@ -303,7 +306,7 @@ export function mount(main, entryIdText) {
     endBtn.hidden = true;
     resultBtn.hidden = false;
     overBadge.hidden = false;
-    overBadge.textContent = `${OUTCOMES_SHORT[o.outcome] || "over"} \u00b7 ${o.final_score}`;
+    overBadge.textContent = `game over: ${OUTCOMES_SHORT[o.outcome] || "over"} \u00b7 ${o.final_score}`;
     overBadge.className = `badge over-badge st-${o.outcome}`;
     boardEl.classList.add("game-over");
     showPlace(place);
