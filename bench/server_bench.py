@@ -219,6 +219,25 @@ class PgCpu:
         return out
 
 
+async def commit_counts(servers: list[Proc]) -> tuple[float, float]:
+    """(commits, moves committed) so far, from every server's /metrics (0, 0 when it has none)."""
+    import httpx
+
+    commits = moves = 0.0
+    async with httpx.AsyncClient(timeout=10) as http:
+        for s in servers:
+            try:
+                text = (await http.get(s.url + "/metrics")).text
+            except httpx.HTTPError:
+                continue
+            for line in text.splitlines():
+                if line.startswith("spidertour_commit_batch_size_count"):
+                    commits += float(line.split()[-1])
+                elif line.startswith("spidertour_commit_batch_size_sum"):
+                    moves += float(line.split()[-1])
+    return commits, moves
+
+
 def all_postgres_cpu() -> float:
     """Every postgres process on the machine (others' work included: an upper bound)."""
     total = 0.0
@@ -277,7 +296,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "machine": machine(),
         "players": args.players, "watchers": args.watchers, "processes": args.processes,
         "step_seconds": args.step_seconds, "p99_limit_ms": args.p99_ms,
-        "pinning": {"loadgen": gen_cores, "servers": server_cores},
+        "pinning": {"loadgen": gen_cores, "servers": server_cores}, "server_env": args.server_env,
         "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
     }
     db_url = await create_db(args.pg, name)
@@ -285,6 +304,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     try:
         env = {"DATABASE_URL": db_url, "REDIS_URL": args.redis, "REDIS_PREFIX": prefix, "ADMIN_TOKEN": admin,
                "RATE_PER_SECOND": "1000", "RATE_BURST": "1000", "DB_POOL_SIZE": str(args.pool)}
+        for item in args.server_env:
+            key, _, value = item.partition("=")
+            env[key] = value
         for _ in range(args.processes):
             port = free_port()
             servers.append(Proc([sys.executable, "-m", "server.cli", "serve", "--log-level", "warning"],
@@ -327,6 +349,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         async def measured(kind: str, rate: float) -> dict[str, Any]:
             assert gen is not None
             await pg.refresh()
+            k0 = await commit_counts(servers)
             c0 = [s.cpu() for s in servers]
             p0 = pg.read()
             pga0, r0 = all_postgres_cpu(), redis_cpu()
@@ -356,6 +379,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             machine_pct = psutil.cpu_percent() * (os.cpu_count() or 1)
             if profiler is not None:
                 profiler.wait(60)
+            k1 = await commit_counts(servers)
+            commits, committed = k1[0] - k0[0], k1[1] - k0[1]
             acks = max(w.acks, 1)
             result = {
                 "offered_per_second": rate if kind == "paced" else None,
@@ -381,6 +406,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                           "ack_to_watcher_ms": {"p50": ms(percentile(w.ack_lag, 50)),
                                                 "p99": ms(percentile(w.ack_lag, 99)),
                                                 "samples": len(w.ack_lag)}},
+                "commits_per_second": round(commits / elapsed, 1),
+                "moves_per_commit": round(committed / commits, 1) if commits else None,
                 "players_playing": len(gen.active()),
                 "measured_seconds": wall,
             }
@@ -388,6 +415,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             print(f"  {kind} {rate or '':>6}: {result['acked_per_second']:8.0f} acked/s  "
                   f"p50 {result['ack_ms']['p50']} p99 {result['ack_ms']['p99']} ms  "
                   f"server {result['server_us_per_move']} us  pg {result['postgres_us_per_move']} us  "
+                  f"{result['commits_per_second']} commits/s of {result['moves_per_commit']}  "
                   f"loadgen {result['loadgen_cpu_percent']}%  watcher lag p99 "
                   f"{result['watch']['ack_to_watcher_ms']['p99']} ms  {ok} {dict(w.errors) or ''}",
                   file=sys.stderr, flush=True)
@@ -509,6 +537,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pin", choices=["split", "none"], default="split",
                         help="split: the generator on core 0, the servers on the others (when there are 2+)")
     parser.add_argument("--pool", type=int, default=10, help="DB_POOL_SIZE of each server")
+    parser.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE",
+                        help="an environment variable for the servers (e.g. DB_COMMITS=2); repeatable")
     parser.add_argument("--time-limit", type=int, default=3600, help="the games' time limit (seconds)")
     parser.add_argument("--pg", default=PG_DEFAULT, help="PostgreSQL admin URL (a fresh database is made)")
     parser.add_argument("--redis", default=REDIS_DEFAULT)

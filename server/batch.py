@@ -2,6 +2,12 @@
 
 Each caller awaits its own result; while a batch is on its way, new items wait for the next one,
 so batches grow with the load and cost nothing when it is light (a lone item goes at once).
+
+``interval``: batches start at least this many seconds apart. A commit costs PostgreSQL far more
+than a row does (about 0.5 ms against 10 us), so at a moderate load it pays to wait a few
+milliseconds and commit ten or twenty moves at once rather than one or two; a lone item after a
+quiet spell still goes at once, and under a heavy load the commits take longer than the interval
+anyway.
 """
 
 from __future__ import annotations
@@ -16,7 +22,11 @@ R = TypeVar("R")
 
 class Batcher(Generic[T, R]):
     def __init__(
-        self, run: Callable[[list[T]], Awaitable[list[R]]], max_batch: int = 500, concurrency: int = 2
+        self,
+        run: Callable[[list[T]], Awaitable[list[R]]],
+        max_batch: int = 500,
+        concurrency: int = 2,
+        interval: float = 0.0,
     ) -> None:
         self.run = run
         self.max_batch = max_batch
@@ -24,6 +34,8 @@ class Batcher(Generic[T, R]):
         self.pending: list[tuple[T, asyncio.Future[R]]] = []
         self.in_flight = 0
         self.tasks: set[asyncio.Task[None]] = set()
+        self.interval = interval
+        self.last_start = 0.0
 
     async def submit(self, item: T) -> R:
         future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
@@ -38,6 +50,12 @@ class Batcher(Generic[T, R]):
     async def _drain(self) -> None:
         try:
             while self.pending:
+                if self.interval:
+                    loop = asyncio.get_running_loop()
+                    wait = self.last_start + self.interval - loop.time()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    self.last_start = loop.time()
                 batch = self.pending[: self.max_batch]
                 del self.pending[: self.max_batch]
                 try:

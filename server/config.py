@@ -31,6 +31,8 @@ class Config:
     flood_limit: int = 64  # messages waiting unanswered: past this the connection is cut off
     sweep_seconds: float = 0.5  # how often deadlines and tournament closings are checked
     pool_size: int = 10
+    commits: int = 1  # move batches committing at once: while one commits, the next gathers moves
+    commit_interval: float = 0.01  # seconds between the starts of two commits of moves (see server/batch.py)
     log_level: str = "info"  # debug, info, warning, error
     log_format: str = "text"  # text, or json: one JSON object a line
     solver_seconds: float = 10.0  # the solver's budget for a tournament's par, and per certification try
@@ -48,6 +50,8 @@ class Config:
             data_dir=os.environ.get("SPIDERTOUR_DATA", ".data"),
             redis_prefix=os.environ.get("REDIS_PREFIX", "spidertour"),
             pool_size=_int("DB_POOL_SIZE", 10),
+            commits=max(1, _int("DB_COMMITS", 1)),
+            commit_interval=max(0.0, float(os.environ.get("COMMIT_INTERVAL_MS", "10")) / 1000),
             rate_per_second=float(os.environ.get("RATE_PER_SECOND", "30")),
             rate_burst=_int("RATE_BURST", 60),
             log_level=os.environ.get("LOG_LEVEL", "info").lower(),

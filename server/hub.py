@@ -62,6 +62,7 @@ class Tick:
         self.tournament_id, self.entrants, self.changed, self.top, self.status = (
             tournament_id, entrants, changed, top, status)
         self.at = time.time()
+        self.top_same = False  # the top page and the count are those of the last tick
         self._all: bytes | None = None
         self._bare: bytes | None = None
 
@@ -105,6 +106,8 @@ class Watcher:
             mine = tick.changed
         else:
             mine = {eid: tick.changed[eid] for eid in self.follow if eid in tick.changed}
+            if not mine and tick.top_same and tick.status is None:
+                return  # nothing this watcher sees has changed: nothing to send
         if not self.ready.is_set():  # nothing waiting: this tick goes as it is
             self.pending = mine  # a reference; never changed in place
             self.status = tick.status
@@ -152,6 +155,8 @@ class Feed:
         self.watchers: set[Watcher] = set()
         self.changed: dict[int, Row] = {}
         self.status: str | None = None
+        self.last_top: list[Row] = []  # the top page and count of the last tick: unchanged, not resent
+        self.last_entrants = -1
         self.task = asyncio.create_task(self._run())
 
     def add(self, rows: list[Row], status: str | None) -> None:
@@ -192,6 +197,8 @@ class Feed:
             if len(ids) < len(changed):  # rows no watcher is sent: drop them before sharing
                 changed = {eid: changed[eid] for eid in ids}
             tick = Tick(self.tournament_id, entrants, changed, top, status)
+            tick.top_same = top == self.last_top and entrants == self.last_entrants
+            self.last_top, self.last_entrants = top, entrants
             for watcher in list(self.watchers):
                 watcher.offer(tick)
 

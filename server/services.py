@@ -45,7 +45,8 @@ class Services:
     board_writes: Batcher[tuple[int, int, Row], bool] = field(init=False)  # many rows, one round trip
 
     def __post_init__(self) -> None:
-        self.moves = Batcher(self._commit, max_batch=500, concurrency=3)
+        self.moves = Batcher(self._commit, max_batch=1000, concurrency=self.config.commits,
+                             interval=self.config.commit_interval)
         self.board_writes = Batcher(self.board.record_many, max_batch=1000, concurrency=2)
 
     async def _commit(self, batch: list[MoveRecord]) -> list[bool]:
