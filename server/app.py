@@ -25,6 +25,7 @@ from .leaderboard import Leaderboard
 from .logs import log_exception
 from .metrics import metrics
 from .openapi import ASSET_ROUTES, OPENAPI_CONFIG
+from .organiser_routes import ORGANISER_ROUTES
 from .play import play_socket
 from .routes import ROUTES
 from .security import json_bodies_only, security_headers
@@ -106,6 +107,7 @@ def create_app(config: Config | None = None) -> Litestar:
         route_handlers=[
             *ROUTES,
             *BOARD_ROUTES,
+            *ORGANISER_ROUTES,
             play_socket,
             watch_socket,
             metrics,

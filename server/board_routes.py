@@ -13,7 +13,7 @@ from . import store
 from .leaderboard import Row
 from .routes import MAX_ID, require_admin
 from .services import Services
-from .watch import standings_page
+from .watch import ranked, standings_page
 
 
 class Board(msgspec.Struct):
@@ -31,9 +31,7 @@ async def _status(services: Services, tournament_id: int) -> str:
 
 
 async def _entrants(services: Services, tournament_id: int, status: str) -> int:
-    if status == "finished":
-        return int(await services.db.fetchval("SELECT count(*) FROM standings WHERE tournament_id = $1", tournament_id))
-    return await services.board.count(tournament_id)
+    return await ranked(services, tournament_id, status)
 
 
 @get("/api/tournaments/{tournament_id:int}/leaderboard")
@@ -64,6 +62,8 @@ async def around(
     status = await _status(services, tournament_id)
     if not 0 < entry_id <= MAX_ID:
         raise NotFoundException(f"no entry {entry_id} in tournament {tournament_id}")
+    if status == "cancelled":
+        raise NotFoundException(f"tournament {tournament_id} was cancelled: nothing is ranked")
     if status == "finished":
         rank = await services.db.fetchval(
             "SELECT rank FROM standings WHERE tournament_id = $1 AND entry_id = $2", tournament_id, entry_id

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from redis.exceptions import RedisError
 
@@ -21,9 +22,13 @@ async def sweep_once(services: Services, seen: dict[int, str] | None = None) -> 
     timed_out = await store.time_out(services.db)
     for record in timed_out:
         await services.publish(record["tournament_id"], record["ordinal"], row_of(record))
-    finished = await store.finish_due(services.db)
-    for tid in finished:
+    finished = []
+    for tid, absent in await store.finish_due(services.db):
+        # The finishing update carries the entries that never started as the standings show them
+        # (absent, no time left), with the final status, in one message to the watchers.
+        await services.publish_many(tid, [(record["ordinal"], row_of(record)) for record in absent])
         services.hub.status_changed(tid, "finished")
+        finished.append(tid)
     services.start_pars()  # the par of what just finished (and of any finished without one)
     if seen is not None:
         await _status_changes(services, seen)
@@ -60,9 +65,15 @@ async def _rebuild_missing(services: Services) -> None:
 
 
 async def run_clock(services: Services) -> None:
+    from .organiser import SCHEDULE_SECONDS, create_scheduled
+
     seen: dict[int, str] = {}
+    scheduled_at = 0.0
     while True:
         try:
+            if time.monotonic() - scheduled_at >= SCHEDULE_SECONDS:
+                scheduled_at = time.monotonic()
+                await create_scheduled(services)
             await sweep_once(services, seen)
         except asyncio.CancelledError:
             raise

@@ -245,6 +245,10 @@ class PlaySession:
                 await self._deadline()
             elif kind == "taken_over":
                 await self._taken_over()
+            elif kind == "stopped":  # the organiser ended the game (server/organiser.py)
+                await self.error("stopped", data)
+                await self._reload()
+                await self._send_state()
             elif kind == "slow":
                 await self.error("slow_down", f"{data} messages are waiting for answers: slow down")
             elif kind == "flood":

@@ -56,19 +56,90 @@ class Par(Struct):
     pace: float
 
 
+class TournamentEdit(Struct, forbid_unknown_fields=True):
+    """Organiser: change a tournament before it opens. Fields left out stay as they are."""
+
+    name: Annotated[str, Meta(min_length=1, max_length=100)] | None = None
+    settings: GameSettings | None = None
+    opens_at: datetime | None = None
+    closes_at: datetime | None = None
+    seed: Annotated[str, Meta(min_length=1, max_length=256)] | None = None
+
+
+class Disqualify(Struct, forbid_unknown_fields=True):
+    """Organiser: take an entry out of the ranking, saying why (shown to everyone)."""
+
+    reason: Annotated[str, Meta(min_length=1, max_length=200)]
+
+
+class Disqualified(Struct):
+    entry_id: int
+    player_id: int
+    player: str
+    status: str
+    reason: str
+    at: datetime
+
+
+class OrganiserEntry(Struct):
+    """An entry as the organiser sees it. ``time_left``: counted now while playing, else at the end."""
+
+    id: int
+    ordinal: int
+    player_id: int
+    player: str
+    status: str
+    moves: int
+    score: int
+    final_score: int | None
+    time_left: int | None
+    joined_at: datetime
+    started_at: datetime | None
+    ended_at: datetime | None
+    disqualified: str | None
+    disqualified_at: datetime | None
+
+
+class ScheduleCreate(Struct, forbid_unknown_fields=True):
+    """Organiser: a recurring tournament. One opens at first_opens_at + k * every_minutes (k = 0, 1, ...),
+    created ahead_minutes before it opens and open for open_minutes."""
+
+    name: Annotated[str, Meta(min_length=1, max_length=80)]
+    first_opens_at: datetime
+    every_minutes: Annotated[int, Meta(ge=5, le=525_600)]
+    open_minutes: Annotated[int, Meta(ge=1, le=525_600)] = 60
+    ahead_minutes: Annotated[int, Meta(ge=0, le=525_600)] = 60
+    settings: GameSettings = field(default_factory=GameSettings)
+
+
+class Schedule(Struct):
+    id: int
+    name: str
+    settings: dict[str, Any]
+    first_opens_at: datetime
+    every_minutes: int
+    open_minutes: int
+    ahead_minutes: int
+    active: bool
+    next_opens_at: datetime | None  # the next occurrence still to open (None once stopped)
+    tournaments: list[int]  # the latest tournaments it created, newest first
+
+
 class Tournament(Struct):
     id: int
     name: str
-    status: Literal["scheduled", "open", "closing", "finished"]
+    status: Literal["scheduled", "open", "closing", "finished", "cancelled"]
     settings: dict[str, Any]
     opens_at: datetime
     closes_at: datetime
     finished_at: datetime | None
     commitment: str
     entrants: int
-    seed: str | None = None  # only once finished
+    seed: str | None = None  # only once finished (or cancelled)
     certified: bool = False  # the solver won this deal before the tournament was created
     par: Par | None = None  # only once finished and worked out
+    cancelled_at: datetime | None = None
+    schedule_id: int | None = None  # the schedule that created it
 
 
 class PlayerCreate(Struct, forbid_unknown_fields=True):
@@ -283,7 +354,13 @@ def json_schema() -> dict[str, Any]:
     (_, defs) = msgspec.json.schema_components(
         [
             TournamentCreate,
+            TournamentEdit,
             Tournament,
+            Disqualify,
+            Disqualified,
+            OrganiserEntry,
+            ScheduleCreate,
+            Schedule,
             PlayerCreate,
             PlayerCreated,
             Entry,

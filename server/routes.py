@@ -26,6 +26,7 @@ MAX_DAYS = 366
 MAX_ID = 2**63 - 1  # ids are PostgreSQL bigints
 TIME_UP = ("timed_out", "absent")  # entries whose game the clock ended, not a move
 T = TypeVar("T")
+STATUS_PATTERN = "^(scheduled|open|closing|finished|cancelled)$"
 
 
 def _services(request: Request[Any, Any, Any]) -> Services:
@@ -53,7 +54,7 @@ async def require_player(request: Request[Any, Any, Any]) -> asyncpg.Record:
 
 
 def tournament_out(row: asyncpg.Record) -> p.Tournament:
-    finished = row["status"] == "finished"
+    finished = row["status"] in ("finished", "cancelled")
     return p.Tournament(
         id=row["id"],
         name=row["name"],
@@ -67,6 +68,8 @@ def tournament_out(row: asyncpg.Record) -> p.Tournament:
         seed=row["seed"] if finished else None,
         certified=row["certified"],
         par=msgspec.convert(row["par"], p.Par) if finished and row["par"] is not None else None,
+        cancelled_at=row["cancelled_at"],
+        schedule_id=row["schedule_id"],
     )
 
 
@@ -156,8 +159,10 @@ def tournament_times(opens: datetime | None, closes: datetime | None) -> tuple[d
     return opens_at, closes_at
 
 
-async def create_tournament(services: Services, data: p.TournamentCreate) -> p.Tournament:
-    """Shared by the HTTP route and the command line."""
+async def create_tournament(
+    services: Services, data: p.TournamentCreate, schedule: tuple[int, datetime] | None = None
+) -> p.Tournament | None:
+    """Shared by the HTTP route and the schedules. None: the schedule's occurrence already has its tournament."""
     settings = settings_from(data.settings)
     name = tournament_name(data.name)
     opens_at, closes_at = tournament_times(data.opens_at, data.closes_at)
@@ -175,8 +180,11 @@ async def create_tournament(services: Services, data: p.TournamentCreate) -> p.T
     else:
         seed = data.seed if data.seed is not None else new_seed()
     tid = await store.create_tournament(
-        services.db, name, settings, seed, commitment(seed, settings), opens_at, closes_at, data.certified, par
+        services.db, name, settings, seed, commitment(seed, settings), opens_at, closes_at, data.certified, par,
+        schedule,
     )
+    if tid is None:
+        return None
     row = await store.tournament(services.db, tid)
     assert row is not None
     return tournament_out(row)
@@ -190,18 +198,20 @@ def admin_guard(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHand
 @post("/api/tournaments", status_code=201, guards=[admin_guard])
 async def post_tournament(request: Request[Any, Any, Any], data: p.TournamentCreate) -> p.Tournament:
     """Organiser: create a tournament (admin token). The response shows the commitment, never the seed."""
-    return await create_tournament(_services(request), await strict_body(request, p.TournamentCreate))
+    created = await create_tournament(_services(request), await strict_body(request, p.TournamentCreate))
+    assert created is not None
+    return created
 
 
 @get("/api/tournaments")
 async def list_tournaments(
     request: Request[Any, Any, Any],
-    status: Annotated[str | None, Parameter(query="status", pattern="^(scheduled|open|closing|finished)$")] = None,
+    status: Annotated[str | None, Parameter(query="status", pattern=STATUS_PATTERN)] = None,
     offset: Annotated[int, Parameter(ge=0, le=1_000_000)] = 0,
     limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
 ) -> list[p.Tournament]:
     """Tournaments, newest first, a page at a time (?offset=0&limit=100);
-    ?status=scheduled|open|closing|finished to filter."""
+    ?status=scheduled|open|closing|finished|cancelled to filter."""
     rows = await store.tournaments(_services(request).db, status, limit, offset)
     return [tournament_out(r) for r in rows]
 
@@ -267,7 +277,9 @@ async def standings(
 ) -> list[p.Standing]:
     """Standings from PostgreSQL: final once the tournament is finished, else the running order."""
     services = _services(request)
-    await _tournament(services, tournament_id)
+    tour = await _tournament(services, tournament_id)
+    if tour["status"] == "cancelled":  # nothing is ranked
+        return []
     rows = await store.standings(services.db, tournament_id, offset, limit)
     return [p.Standing(**dict(r)) for r in rows]
 
@@ -289,7 +301,7 @@ async def replays(request: Request[Any, Any, Any], tournament_id: int) -> Respon
     """After the finish: every entry's game as REPLAY.md input lines (pipe into `spidertour replay`)."""
     services = _services(request)
     tour = await _tournament(services, tournament_id)
-    if tour["status"] != "finished":
+    if tour["status"] not in ("finished", "cancelled"):
         raise HTTPException(status_code=403, detail="replays are published when the tournament is finished")
     lines = []
     time_limit = tour["settings"]["time_limit"]
@@ -309,6 +321,8 @@ async def replays(request: Request[Any, Any, Any], tournament_id: int) -> Respon
             "status": r["status"],
             "final_score": r["final_score"],
         }
+        if r["disqualified"] is not None:
+            game["disqualified"] = r["disqualified"]
         lines.append(msgspec.json.encode(game))
     return Response(b"\n".join(lines) + (b"\n" if lines else b""), media_type="application/x-ndjson")
 

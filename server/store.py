@@ -7,13 +7,15 @@ from typing import Any, NamedTuple
 
 import asyncpg
 
-STATUS_SQL = """CASE WHEN t.finished_at IS NOT NULL THEN 'finished'
+STATUS_SQL = """CASE WHEN t.cancelled_at IS NOT NULL THEN 'cancelled'
+                     WHEN t.finished_at IS NOT NULL THEN 'finished'
                      WHEN now() < t.opens_at THEN 'scheduled'
                      WHEN now() < t.closes_at THEN 'open'
                      ELSE 'closing' END"""
 
 TOURNAMENT_SQL = f"""
     SELECT t.id, t.name, t.settings, t.seed, t.commitment, t.opens_at, t.closes_at, t.finished_at,
+           t.cancelled_at, t.schedule_id,
            {STATUS_SQL} AS status,
            (SELECT count(*) FROM entries e WHERE e.tournament_id = t.id) AS entrants,
            t.certified,
@@ -59,12 +61,19 @@ async def create_tournament(
     closes_at: datetime,
     certified: bool = False,
     par: dict[str, Any] | None = None,
-) -> int:
-    """A new tournament; a certified one comes with the par its certification found, stored with it."""
+    schedule: tuple[int, datetime] | None = None,
+) -> int | None:
+    """A new tournament; a certified one comes with the par its certification found, stored with it.
+
+    None when its schedule already made the tournament of that occurrence.
+    """
+    schedule_id, occurrence = schedule or (None, None)
     async with db.acquire() as conn, conn.transaction():
         tid = await conn.fetchval(
-            """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at, certified)
-               VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id""",
+            """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at, certified,
+                                        schedule_id, occurrence)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+               ON CONFLICT (schedule_id, occurrence) DO NOTHING RETURNING id""",
             name,
             settings,
             seed,
@@ -72,8 +81,10 @@ async def create_tournament(
             opens_at,
             closes_at,
             certified,
+            schedule_id,
+            occurrence,
         )
-        if par is not None:
+        if tid is not None and par is not None:
             await save_par(conn, tid, par)
         return tid  # type: ignore[no-any-return]
 
@@ -245,7 +256,7 @@ async def time_out(db: asyncpg.Pool, entry_id: int | None = None) -> list[asyncp
 
 async def board_rows(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
     """Every entry of a tournament as the leaderboard shows it (to rebuild it)."""
-    return await db.fetch(f"{BOARD_SQL} WHERE e.tournament_id = $1", tournament_id)
+    return await db.fetch(f"{BOARD_SQL} WHERE e.tournament_id = $1 AND e.disqualified IS NULL", tournament_id)
 
 
 async def active_tournaments(db: asyncpg.Pool) -> list[int]:
@@ -254,8 +265,11 @@ async def active_tournaments(db: asyncpg.Pool) -> list[int]:
     return [r["id"] for r in rows]
 
 
-async def finish_due(db: asyncpg.Pool) -> list[int]:
-    """Finish every closed tournament with no game still running; store its standings."""
+async def finish_due(db: asyncpg.Pool) -> list[tuple[int, list[asyncpg.Record]]]:
+    """Finish every closed tournament with no game still running; store its standings.
+
+    Returns each tournament finished with its entries that never started (now absent).
+    """
     finished = []
     async with db.acquire() as conn, conn.transaction():
         due = await conn.fetch(
@@ -266,23 +280,25 @@ async def finish_due(db: asyncpg.Pool) -> list[int]:
         )
         for row in due:
             tid = row["id"]
-            await conn.execute(
-                """UPDATE entries SET status = 'absent', final_score = 0, time_left = 0
-                    WHERE tournament_id = $1 AND status = 'joined'""",
-                tid,
-            )
-            await conn.execute(
-                f"""INSERT INTO standings (tournament_id, rank, entry_id, player_id, player, final_score,
-                                           time_left, status)
-                    SELECT e.tournament_id, row_number() OVER (ORDER BY {RANK_ORDER}), e.id, e.player_id, p.name,
-                           coalesce(e.final_score, e.score), coalesce(e.time_left, 0), e.status
-                      FROM entries e JOIN players p ON p.id = e.player_id
-                     WHERE e.tournament_id = $1""",
-                tid,
-            )
+            absent = await _absent(conn, "tournament_id = $1", tid)
+            await store_standings(conn, tid)
             await conn.execute("UPDATE tournaments SET finished_at = now() WHERE id = $1", tid)
-            finished.append(tid)
+            finished.append((tid, absent))
     return finished
+
+
+async def store_standings(conn: asyncpg.Connection, tournament_id: int) -> None:
+    """The final ranking of RULES.md, disqualified entries left out (replacing any stored before)."""
+    await conn.execute("DELETE FROM standings WHERE tournament_id = $1", tournament_id)
+    await conn.execute(
+        f"""INSERT INTO standings (tournament_id, rank, entry_id, player_id, player, final_score,
+                                   time_left, status)
+            SELECT e.tournament_id, row_number() OVER (ORDER BY {RANK_ORDER}), e.id, e.player_id, p.name,
+                   coalesce(e.final_score, e.score), coalesce(e.time_left, 0), e.status
+              FROM entries e JOIN players p ON p.id = e.player_id
+             WHERE e.tournament_id = $1 AND e.disqualified IS NULL""",
+        tournament_id,
+    )
 
 
 async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit: int = 100) -> list[asyncpg.Record]:
@@ -300,7 +316,7 @@ async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit
         f"""SELECT row_number() OVER (ORDER BY {RANK_ORDER}) AS rank, e.id AS entry_id, e.player_id,
                    p.name AS player, coalesce(e.final_score, e.score) AS score, e.time_left, e.status
               FROM entries e JOIN players p ON p.id = e.player_id
-             WHERE e.tournament_id = $1 ORDER BY rank OFFSET $2 LIMIT $3""",
+             WHERE e.tournament_id = $1 AND e.disqualified IS NULL ORDER BY rank OFFSET $2 LIMIT $3""",
         tournament_id,
         offset,
         limit,
@@ -311,9 +327,169 @@ async def replays(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
     """Every entry of a tournament with its moves, for the published replays."""
     return await db.fetch(
         """SELECT e.id AS entry_id, e.player_id, p.name AS player, e.status, e.final_score, e.time_left,
+                  e.disqualified,
                   coalesce((SELECT jsonb_agg(m.move || jsonb_build_object('t', m.t) ORDER BY m.n)
                               FROM moves m WHERE m.entry_id = e.id), '[]'::jsonb) AS moves
              FROM entries e JOIN players p ON p.id = e.player_id
             WHERE e.tournament_id = $1 ORDER BY e.id""",
         tournament_id,
+    )
+
+
+# ----------------------------------------------------------------------------- organiser actions
+
+
+async def edit_tournament(
+    db: asyncpg.Pool, tournament_id: int, name: str, settings: dict[str, Any], seed: str, commitment: str,
+    opens_at: datetime, closes_at: datetime,
+) -> bool:
+    """Change a tournament that has not opened yet (False: it has opened, finished or been cancelled)."""
+    done = await db.fetchval(
+        """UPDATE tournaments SET name = $2, settings = $3, seed = $4, commitment = $5, opens_at = $6, closes_at = $7
+            WHERE id = $1 AND finished_at IS NULL AND now() < opens_at RETURNING id""",
+        tournament_id, name, settings, seed, commitment, opens_at, closes_at,
+    )
+    return done is not None
+
+
+async def close_entries(db: asyncpg.Pool, tournament_id: int) -> bool:
+    """Close an open tournament now: no new entry or start; running games go on (False: not open)."""
+    done = await db.fetchval(
+        """UPDATE tournaments SET closes_at = now()
+            WHERE id = $1 AND finished_at IS NULL AND opens_at <= now() AND now() < closes_at RETURNING id""",
+        tournament_id,
+    )
+    return done is not None
+
+
+async def cancel(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record] | None:
+    """Mark a tournament cancelled (and so over, nothing ranked); entries never started become absent.
+
+    Returns those entries (None when the tournament was already over). Running games are ended by
+    the caller, one by one, with the engine.
+    """
+    async with db.acquire() as conn, conn.transaction():
+        done = await conn.fetchval(
+            """UPDATE tournaments SET cancelled_at = now(), finished_at = now()
+                WHERE id = $1 AND finished_at IS NULL RETURNING id""",
+            tournament_id,
+        )
+        if done is None:
+            return None
+        await conn.execute("DELETE FROM standings WHERE tournament_id = $1", tournament_id)
+        return await _absent(conn, "tournament_id = $1", tournament_id)
+
+
+async def _absent(conn: asyncpg.Connection, where: str, value: int) -> list[asyncpg.Record]:
+    return await conn.fetch(
+        f"""WITH u AS (
+                UPDATE entries SET status = 'absent', final_score = 0, time_left = 0, ended_at = now()
+                 WHERE {where} AND status = 'joined'
+             RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left)
+            SELECT u.*, p.name AS player FROM u JOIN players p ON p.id = u.player_id""",
+        value,
+    )
+
+
+async def playing(db: asyncpg.Pool, tournament_id: int) -> list[int]:
+    rows = await db.fetch("SELECT id FROM entries WHERE tournament_id = $1 AND status = 'playing'", tournament_id)
+    return [r["id"] for r in rows]
+
+
+async def mark_absent(db: asyncpg.Pool, entry_id: int) -> list[asyncpg.Record]:
+    async with db.acquire() as conn:
+        return await _absent(conn, "id = $1", entry_id)
+
+
+ORGANISER_ENTRY_SQL = """
+    SELECT e.id, e.ordinal, e.player_id, p.name AS player, e.status, e.moves, e.score, e.final_score,
+           CASE WHEN e.status = 'playing'
+                THEN greatest(0, floor(extract(epoch FROM e.deadline - now())))::int
+                ELSE e.time_left END AS time_left,
+           e.created_at AS joined_at, e.started_at, e.ended_at, e.disqualified, e.disqualified_at
+      FROM entries e JOIN players p ON p.id = e.player_id"""
+
+
+async def organiser_entries(db: asyncpg.Pool, tournament_id: int, offset: int, limit: int) -> list[asyncpg.Record]:
+    return await db.fetch(
+        f"{ORGANISER_ENTRY_SQL} WHERE e.tournament_id = $1 ORDER BY e.ordinal OFFSET $2 LIMIT $3",
+        tournament_id, offset, limit,
+    )
+
+
+async def organiser_entry(db: asyncpg.Pool, entry_id: int) -> asyncpg.Record | None:
+    return await db.fetchrow(f"{ORGANISER_ENTRY_SQL} WHERE e.id = $1", entry_id)
+
+
+async def disqualify(db: asyncpg.Pool, tournament_id: int, entry_id: int, reason: str) -> str:
+    """Take an entry out of the ranking. 'ok', 'missing' (no such entry there) or 'already'.
+
+    Once the tournament is finished its stored standings are ranked again without the entry.
+    """
+    async with db.acquire() as conn, conn.transaction():
+        finished = await conn.fetchval(
+            "SELECT finished_at IS NOT NULL AND cancelled_at IS NULL FROM tournaments WHERE id = $1 FOR UPDATE",
+            tournament_id,
+        )
+        found = await conn.fetchrow(
+            "SELECT disqualified FROM entries WHERE id = $1 AND tournament_id = $2 FOR UPDATE", entry_id, tournament_id
+        )
+        if found is None:
+            return "missing"
+        if found["disqualified"] is not None:
+            return "already"
+        await conn.execute(
+            "UPDATE entries SET disqualified = $2, disqualified_at = now() WHERE id = $1", entry_id, reason
+        )
+        if finished:
+            await store_standings(conn, tournament_id)
+        return "ok"
+
+
+async def disqualified(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
+    return await db.fetch(
+        """SELECT e.id AS entry_id, e.player_id, p.name AS player, e.status, e.disqualified AS reason,
+                  e.disqualified_at AS at
+             FROM entries e JOIN players p ON p.id = e.player_id
+            WHERE e.tournament_id = $1 AND e.disqualified IS NOT NULL ORDER BY e.disqualified_at, e.id""",
+        tournament_id,
+    )
+
+
+# ----------------------------------------------------------------------------- schedules
+
+SCHEDULE_SQL = """SELECT id, name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes, active,
+                         created_at FROM schedules"""
+
+
+async def create_schedule(
+    db: asyncpg.Pool, name: str, template: dict[str, Any], first_opens_at: datetime, every_minutes: int,
+    open_minutes: int, ahead_minutes: int,
+) -> asyncpg.Record:
+    return await db.fetchrow(
+        """INSERT INTO schedules (name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes)
+           VALUES ($1, $2, $3, $4, $5, $6)
+           RETURNING id, name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes, active,
+                     created_at""",
+        name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes,
+    )
+
+
+async def schedules(db: asyncpg.Pool, active_only: bool = False) -> list[asyncpg.Record]:
+    where = "WHERE active" if active_only else ""
+    return await db.fetch(f"{SCHEDULE_SQL} {where} ORDER BY id")
+
+
+async def schedule(db: asyncpg.Pool, schedule_id: int) -> asyncpg.Record | None:
+    return await db.fetchrow(f"{SCHEDULE_SQL} WHERE id = $1", schedule_id)
+
+
+async def stop_schedule(db: asyncpg.Pool, schedule_id: int) -> bool:
+    done = await db.fetchval("UPDATE schedules SET active = false WHERE id = $1 RETURNING id", schedule_id)
+    return done is not None
+
+
+async def scheduled_tournaments(db: asyncpg.Pool, schedule_id: int, limit: int = 20) -> list[asyncpg.Record]:
+    return await db.fetch(
+        f"{TOURNAMENT_SQL} WHERE t.schedule_id = $1 ORDER BY t.occurrence DESC LIMIT $2", schedule_id, limit
     )

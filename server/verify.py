@@ -65,6 +65,7 @@ class GameCheck:
     time_left: int | None  # recomputed: whole seconds left when the game ended
     rank: int | None = None
     standing: int | None = None  # the score the standings give this entry
+    disqualified: str | None = None  # the organiser's reason: the entry is left out of the ranking
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -195,6 +196,7 @@ def _game(number: int, text: str, seed: str, settings: dict[str, Any]) -> GameCh
         published=line.get("final_score") if type(line.get("final_score")) is int else None,
         recomputed=None,
         time_left=None,
+        disqualified=str(line["disqualified"]) if line.get("disqualified") is not None else None,
     )
     if game.entry_id is None:
         game.problems.append("no entry_id")
@@ -225,12 +227,14 @@ def _game(number: int, text: str, seed: str, settings: dict[str, Any]) -> GameCh
 
 
 def _standings_checks(games: list[GameCheck], standings: list[dict[str, Any]]) -> list[Check]:
-    by_entry = {g.entry_id: g for g in games if g.entry_id is not None}
+    by_entry = {g.entry_id: g for g in games if g.entry_id is not None and g.disqualified is None}
+    out = {g.entry_id for g in games if g.disqualified is not None}
     checks = []
     ranks = [s.get("rank") for s in standings]
     seen = [s.get("entry_id") for s in standings]
     missing = sorted(set(by_entry) - set(seen))
-    extra = sorted(e for e in set(seen) - set(by_entry) if e is not None)
+    extra = sorted(e for e in set(seen) - set(by_entry) - out if e is not None)
+    ranked_out = sorted(e for e in set(seen) & out)
     twice = sorted({e for e in seen if seen.count(e) > 1})
     problems = []
     if ranks != list(range(1, len(standings) + 1)):
@@ -241,6 +245,8 @@ def _standings_checks(games: list[GameCheck], standings: list[dict[str, Any]]) -
         problems.append(f"entries with no replay: {extra}")
     if twice:
         problems.append(f"entries listed twice: {twice}")
+    if ranked_out:
+        problems.append(f"disqualified entries ranked: {ranked_out}")
     checks.append(Check("standings", not problems, "; ".join(problems) or f"{len(standings)} entries, each once"))
 
     for s in standings:
@@ -319,7 +325,9 @@ def render(report: Report, file: Any = None) -> None:
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for g in sorted(report.games, key=lambda g: (g.rank is None, g.rank or 0, g.line)):
         table.add_row(*(("-" if v is None else str(v)) for v in (
-            g.rank, g.entry_id, g.player, g.status, g.moves, g.published, g.standing, g.recomputed)),
+            g.rank, g.entry_id, g.player,
+            g.status if g.disqualified is None else f"disqualified: {g.disqualified}",
+            g.moves, g.published, g.standing, g.recomputed)),
             "ok" if g.ok else "MISMATCH")
     console.print(table)
     if report.ok:

@@ -53,16 +53,23 @@ class Snapshot(msgspec.Struct, tag="snapshot", omit_defaults=True):
 
 async def snapshot(services: Services, tournament_id: int, status: str, limit: int = TOP) -> Snapshot:
     rows = await standings_page(services, tournament_id, status, 0, limit)
-    entrants = (
-        len(await store.standings(services.db, tournament_id, 0, 1_000_000))
-        if status == "finished"
-        else await services.board.count(tournament_id)
-    )
+    entrants = await ranked(services, tournament_id, status)
     return Snapshot(tournament_id=tournament_id, status=status, entrants=entrants, top=rows, at=time.time())
 
 
+async def ranked(services: Services, tournament_id: int, status: str) -> int:
+    """How many entries the ranking holds (counted where they are, never loaded)."""
+    if status == "cancelled":
+        return 0
+    if status == "finished":
+        return int(await services.db.fetchval("SELECT count(*) FROM standings WHERE tournament_id = $1", tournament_id))
+    return await services.board.count(tournament_id)
+
+
 async def standings_page(services: Services, tournament_id: int, status: str, offset: int, limit: int) -> list[Row]:
-    """Final standings from PostgreSQL once finished, else the live ones from Redis."""
+    """Final standings from PostgreSQL once finished, else the live ones from Redis (none once cancelled)."""
+    if status == "cancelled":
+        return []
     if status == "finished":
         return [
             Row(
