@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 from pathlib import Path
 
 import asyncpg
@@ -13,12 +14,14 @@ log = logging.getLogger("spidertour.db")
 
 
 def _schema_dir() -> Path:
-    """``schema/`` beside the package in a source tree; ``server/schema`` once installed (pyproject.toml)."""
+    """``schema/`` beside the package in a source tree; ``<prefix>/share/spidertour/schema`` once
+    installed (pyproject.toml's data-files)."""
     here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "schema", here / "schema"):
+    candidates = (here.parent / "schema", Path(sys.prefix) / "share" / "spidertour" / "schema")
+    for candidate in candidates:
         if any(candidate.glob("[0-9][0-9][0-9]_*.sql")):
             return candidate
-    raise RuntimeError(f"no migrations found in {here.parent / 'schema'} or {here / 'schema'}")
+    raise RuntimeError(f"no migrations found in {' or '.join(map(str, candidates))}")
 
 
 SCHEMA_DIR = _schema_dir()

@@ -27,9 +27,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_wheel_holds_the_migrations_and_every_web_file(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for sql in (ROOT / "schema").glob("*.sql"):
-        assert f"server/schema/{sql.name}" in names
-    for path in (ROOT / "server" / "static").rglob("*"):
-        if path.is_file():
+        assert any(n.endswith(f".data/data/share/spidertour/schema/{sql.name}") for n in names), sql.name
+    for path in [*(ROOT / "server").rglob("*"), *(ROOT / "engine").rglob("*")]:
+        if path.is_file() and "__pycache__" not in path.parts:
             assert path.relative_to(ROOT).as_posix() in names, path
 
 
