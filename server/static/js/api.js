@@ -84,6 +84,7 @@ export const api = {
     const text = await call("GET", `/api/tournaments/${tid}/replays`, { raw: true });
     return text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
   },
+  par: (tid) => call("GET", `/api/tournaments/${tid}/par`),
   createTournament: (body, admin) => call("POST", "/api/tournaments", { body, token: admin }),
 };
 

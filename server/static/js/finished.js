@@ -6,7 +6,7 @@ import { api, knownEntries, player } from "./api.js";
 import { Board } from "./board.js";
 import { cardWords } from "./cards.js";
 import { commitment, replayGame, VARIANTS } from "./engine.js";
-import { clock, describeSettings, el, STATUS_NAMES, when } from "./ui.js";
+import { certifiedBadge, clock, describeSettings, el, STATUS_NAMES, when } from "./ui.js";
 
 function moveText(m) {
   if (!m) return "the deal";
@@ -34,7 +34,8 @@ export function mount(main, tidText) {
       return;
     }
     document.title = `${t.name} \u00b7 results`;
-    page.append(el("header", { class: "page-head" }, el("h1", {}, t.name), el("span", { class: `badge st-${t.status}` }, t.status)),
+    page.append(el("header", { class: "page-head" }, el("h1", {}, t.name), el("span", { class: `badge st-${t.status}` }, t.status),
+      certifiedBadge(t)),
       el("p", { class: "muted" }, describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)}`,
         t.finished_at ? ` \u00b7 finished ${when(t.finished_at)}` : ""));
     if (t.status !== "finished") {
@@ -83,14 +84,44 @@ export function mount(main, tidText) {
       el("table", { class: "standings final" }, el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"),
         el("th", {}, "Player"), el("th", { class: "num" }, "Score"), el("th", {}, "Status"),
         el("th", { class: "num opt" }, "Time left"), el("th"))), body)));
+    page.append(parPanel(t, standings[0]));
+  }
+
+  // The par: the solver's line on this deal (whole deal known), next to the winner's score.
+  function parPanel(t, winner) {
+    const par = t.par;
+    const winnerText = winner ? `Winner: ${winner.player}, ${winner.score}.` : "Nobody entered.";
+    const parts = [el("h2", {}, "Par")];
+    if (!par) {
+      parts.push(el("p", { class: "muted", "data-field": "par" }, "The solver is still working out the par: reload in a few seconds. ",
+        winnerText));
+    } else if (par.outcome !== "won") {
+      parts.push(el("p", { "data-field": "par" }, `The solver found no win (${par.outcome}). `, winnerText));
+    } else {
+      parts.push(el("p", { "data-field": "par" },
+        el("b", { "data-field": "par-score" }, `Par ${par.final_score}`),
+        `: the solver's winning line, ${par.moves} moves at ${par.pace} s a move, playing with the whole deal known. `,
+        winnerText),
+      el("button", { class: "btn small", "data-action": "replay-par", onclick: () => replayPar() }, "Replay the par"));
+    }
+    return el("div", { class: "panel par", "data-field": "par-panel" }, ...parts);
+  }
+
+  async function replayPar() {
+    const game = await api.par(tid);
+    show(new ReplayViewer({ ...game, entry_id: "par", player: "the solver (par)" }));
   }
 
   async function replay(entryId) {
     games = games || (await api.replays(tid));
     const game = games.find((g) => g.entry_id === entryId);
     if (!game) return;
+    await show(new ReplayViewer(game));
+  }
+
+  async function show(next) {
     if (viewer) viewer.destroy();
-    viewer = new ReplayViewer(game);
+    viewer = next;
     page.querySelector(".replay")?.remove();
     page.append(viewer.root);
     await viewer.ready;
@@ -129,7 +160,8 @@ class ReplayViewer {
     this.playBtn = button("play", "\u25b6 Play", "Play", () => this.toggle());
     const boardEl = el("div", { class: "board" });
     this.root = el("div", { class: "replay panel", "data-entry": game.entry_id },
-      el("h2", {}, `Replay: ${game.player}`, el("small", { class: "muted" }, ` entry ${game.entry_id}, ${game.moves.length} moves`)),
+      el("h2", {}, `Replay: ${game.player}`, el("small", { class: "muted" },
+        game.entry_id === "par" ? ` ${game.moves.length} moves` : ` entry ${game.entry_id}, ${game.moves.length} moves`)),
       el("div", { class: "replay-controls row" },
         button("first", "\u00ab First", "The deal", () => this.show(0)),
         button("prev", "\u2039 Back", "Previous move", () => this.show(this.step - 1)),

@@ -2,7 +2,7 @@
 // tournament by status with its game, settings, time limit, entrants and commitment.
 
 import { api, forgetPlayer, player, setPlayer } from "./api.js";
-import { clock, copyText, describeSettings, el, notify, STATUS_NAMES, when } from "./ui.js";
+import { certifiedBadge, clock, copyText, describeSettings, el, notify, STATUS_NAMES, when } from "./ui.js";
 
 const SECTIONS = [
   ["open", "Open now", "Join, then start whenever you are ready."],
@@ -165,7 +165,7 @@ export function mount(main) {
     const [timeLabel, time] = t.status === "scheduled" ? ["Opens", t.opens_at]
       : t.status === "finished" ? ["Finished", t.finished_at] : ["Closes", t.closes_at];
     return el("article", { class: `tournament st-${t.status}`, "data-tournament": t.id },
-      el("header", {}, el("h3", {}, t.name), el("span", { class: `badge st-${t.status}` }, t.status)),
+      el("header", {}, el("h3", {}, t.name), el("span", { class: `badge st-${t.status}` }, t.status), certifiedBadge(t)),
       el("p", { class: "rules", "data-field": "rules" }, describeSettings(s)),
       el("dl", { class: "facts" },
         el("div", {}, el("dt", {}, "Time limit"), el("dd", { "data-field": "time-limit" }, clock(s.time_limit))),

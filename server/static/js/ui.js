@@ -111,3 +111,11 @@ export async function copyText(text) {
 export const STATUS_NAMES = {
   joined: "joined", playing: "playing", won: "won", ended: "ended", timed_out: "out of time", absent: "absent",
 };
+
+/** The "certified winnable" badge: the server's solver won this deal before anyone played it. */
+export function certifiedBadge(t) {
+  if (!t.certified) return null;
+  return el("span", { class: "badge certified", "data-field": "certified",
+    title: "The server's solver won this deal before the tournament was created: it can be won" },
+  "certified winnable");
+}
