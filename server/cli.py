@@ -214,6 +214,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     create.add_argument("--admin-token", help="default $ADMIN_TOKEN")
     create.set_defaults(run=run_tournament_create)
 
+    from .organiser_cli import add_schedule_command, add_tournament_commands
+
+    add_tournament_commands(tsub)  # spidertour tournament edit|close|cancel|entries|disqualify
+    add_schedule_command(sub)  # spidertour schedule create|list|stop
+
     board = sub.add_parser("leaderboard", help="leaderboard commands")
     bsub = board.add_subparsers(dest="action", required=True)
     rebuild = bsub.add_parser("rebuild", help="rebuild a tournament's Redis leaderboard from PostgreSQL")
