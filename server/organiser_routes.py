@@ -25,10 +25,11 @@ from .routes import (
     tournament_out,
     tournament_times,
 )
+from .solving import NoWinnableDeal, certify
 
 
 @patch("/api/tournaments/{tournament_id:int}", guards=[admin_guard], security=ADMIN,
-       responses=errors(400, 401, 403, 404, 409, 415))
+       responses=errors(400, 401, 403, 404, 409, 415, 422))
 async def edit_tournament(request: Request[Any, Any, Any], tournament_id: int, data: p.TournamentEdit) -> p.Tournament:
     """Organiser: change a tournament's name, times, settings or seed before it opens.
     Changing the settings or the seed publishes a new commitment."""
@@ -43,9 +44,20 @@ async def edit_tournament(request: Request[Any, Any, Any], tournament_id: int, d
     if data.seed is not None and "\x00" in data.seed:
         raise HTTPException(status_code=400, detail="the seed may not contain a NUL character")
     seed = data.seed if data.seed is not None else row["seed"]
+    par = None
+    if row["certified"] and (settings != row["settings"] or seed != row["seed"]):
+        # A new deal must be certified again: the given seed's, or a freshly drawn one.
+        try:
+            seed, par = await certify(
+                services.solver, settings, data.seed, services.config.solver_seconds, services.config.certify_tries
+            )
+        except NoWinnableDeal as err:
+            raise HTTPException(status_code=422, detail=f"no certified deal: {err}") from None
     if not await store.edit_tournament(services.db, tournament_id, name, settings, seed, commitment(seed, settings),
                                        opens_at, closes_at):
         raise HTTPException(status_code=409, detail="the tournament opened meanwhile: it can no longer change")
+    if par is not None:
+        await store.save_par(services.db, tournament_id, par, replace=True)
     changed = await store.tournament(services.db, tournament_id)
     assert changed is not None
     return tournament_out(changed)

@@ -332,7 +332,7 @@ async def get_par(request: Request[Any, Any, Any], tournament_id: int) -> dict[s
     """After the finish: the solver's line as a REPLAY.md game (pipe into `spidertour replay`)."""
     services = _services(request)
     tour = await _tournament(services, tournament_id)
-    if tour["status"] != "finished":
+    if tour["status"] not in ("finished", "cancelled"):
         raise PermissionDeniedException("the par is published when the tournament is finished")
     par = await store.par(services.db, tournament_id)
     if par is None:

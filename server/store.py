@@ -89,11 +89,21 @@ async def create_tournament(
         return tid  # type: ignore[no-any-return]
 
 
-async def save_par(db: asyncpg.Pool | asyncpg.Connection, tournament_id: int, par: dict[str, Any]) -> bool:
-    """Store a tournament's par (once: a second one is ignored). ``par`` is ``server.solving.par_record``."""
+async def save_par(
+    db: asyncpg.Pool | asyncpg.Connection, tournament_id: int, par: dict[str, Any], replace: bool = False
+) -> bool:
+    """Store a tournament's par (``server.solving.solve_job``'s record). A second one is ignored,
+    unless ``replace`` (a certified tournament's new deal)."""
+    conflict = (
+        """UPDATE SET outcome = excluded.outcome, moves = excluded.moves, final_score = excluded.final_score,
+                      pace = excluded.pace, entry = excluded.entry, nodes = excluded.nodes,
+                      seconds = excluded.seconds, computed_at = now()"""
+        if replace
+        else "NOTHING"
+    )
     status = await db.execute(
-        """INSERT INTO pars (tournament_id, outcome, moves, final_score, pace, entry, nodes, seconds)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tournament_id) DO NOTHING""",
+        f"""INSERT INTO pars (tournament_id, outcome, moves, final_score, pace, entry, nodes, seconds)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tournament_id) DO {conflict}""",
         tournament_id,
         par["outcome"],
         par["moves"],

@@ -144,3 +144,45 @@ async def test_the_migration_makes_the_pars_table(database_url: str) -> None:
     finally:
         await conn.close()
     assert {"tournament_id", "outcome", "moves", "final_score", "pace", "entry", "nodes"} <= cols
+
+
+async def test_editing_a_certified_deal_certifies_the_new_one(api: Api, database_url: str) -> None:
+    now = datetime.now(UTC)
+    body = {
+        "name": "edited",
+        "settings": {"variant": "spider78", "suits": 1},
+        "opens_at": (now + timedelta(hours=1)).isoformat(),
+        "certified": True,
+        "certify_seconds": 3,
+    }
+    r = api.http.post("/api/tournaments", json=body, headers=api.admin(), timeout=60)
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    sql = "SELECT t.seed, p.moves FROM tournaments t JOIN pars p ON p.tournament_id = t.id WHERE t.id = $1"
+    (before,) = await fetch(database_url, sql, tid)
+    # New settings: a new deal, certified again with a fresh seed and its own line.
+    r = api.http.patch(
+        f"/api/tournaments/{tid}", json={"settings": {"variant": "spider", "suits": 1}}, headers=api.admin(), timeout=60
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["certified"] is True and r.json()["seed"] is None and r.json()["par"] is None
+    (after,) = await fetch(database_url, sql, tid)
+    assert after["seed"] != before["seed"] and after["moves"] != before["moves"]
+    # The stored line wins the new deal.
+    game = {"variant": "spider", "suits": 1, "seed": after["seed"], "moves": json.loads(after["moves"])}
+    assert replay_game(game)["steps"][-1]["outcome"] == "won"
+    # A seed whose deal the solver does not win is refused, and nothing changes.
+    r = api.http.patch(
+        f"/api/tournaments/{tid}",
+        json={"settings": {"variant": "spider", "suits": 4}, "seed": "x"},
+        headers=api.admin(),
+        timeout=60,
+    )
+    assert r.status_code == 422
+    (same,) = await fetch(database_url, sql, tid)
+    assert same["seed"] == after["seed"]
+    # Cancelled: the seed and the par are published.
+    r = api.http.post(f"/api/tournaments/{tid}/cancel", headers=api.admin())
+    assert r.status_code == 200, r.text
+    par = api.http.get(f"/api/tournaments/{tid}/par")
+    assert par.status_code == 200 and par.json()["seed"] == after["seed"]
