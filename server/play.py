@@ -1,7 +1,8 @@
 """The play websocket: one player's entry, one connection, one writer at a time.
 
 Every event of a connection (a frame from the client, the game's deadline, a takeover by a newer
-connection) goes through one queue and is handled in order, so only this loop ever sends.
+connection) is handled one at a time, holding the session's lock, in order: through one queue, or
+a frame directly by the reader when nothing else waits (which spares a task switch per move).
 """
 
 from __future__ import annotations
@@ -73,6 +74,16 @@ class TokenBucket:
             self.at = time.monotonic()
         self.tokens -= 1
 
+    def take(self) -> bool:
+        """Take one token if there is one now."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
 
 class PlaySession:
     def __init__(self, services: Services, socket: WebSocket, entry_id: int) -> None:
@@ -85,6 +96,9 @@ class PlaySession:
         self.dirty = False  # a commit failed: reload from PostgreSQL before the next move
         self.timer: asyncio.Task[None] | None = None
         self.closed = False
+        self.turn = asyncio.Lock()  # held while an event is handled: one at a time, in order
+        self.bucket = TokenBucket(services.config.rate_per_second, services.config.rate_burst)
+        self.inline = False  # authenticated: the reader may handle a frame itself when nothing waits
 
     # ------------------------------------------------------------------ plumbing
 
@@ -103,7 +117,9 @@ class PlaySession:
                 await self.socket.close(code=code, reason=reason[:120])
 
     async def _read(self) -> None:
-        """Read frames into the queue. A client that sends far faster than it is answered is cut off."""
+        """Read frames. A frame that finds nothing waiting or being handled, within the rate, is handled
+        here at once (the common case: one move, its answer, the next move); the others go through the
+        queue in order. A client that sends far faster than it is answered is cut off."""
         limit = self.s.config.flood_limit
         warned = False
         try:
@@ -114,6 +130,14 @@ class PlaySession:
                 data = event.get("text")
                 if data is None:
                     data = event.get("bytes") or b""
+                if self.inline and self.events.empty() and not self.turn.locked() and self.bucket.take():
+                    try:
+                        async with self.turn:
+                            await self._frame(data)
+                    except Exception as err:  # raised in the session's own loop, as if it had handled it
+                        self.events.put_nowait(("raise", err))
+                        break
+                    continue
                 self.events.put_nowait(("frame", data))
                 waiting = self.events.qsize()
                 if waiting > limit:
@@ -235,27 +259,30 @@ class PlaySession:
         return max(0.0, round(live.deadline - time.time(), 3))
 
     async def _loop(self) -> None:
-        bucket = TokenBucket(self.s.config.rate_per_second, self.s.config.rate_burst)
+        self.inline = True
         while not self.closed:
             kind, data = await self.events.get()
-            if kind == "frame":
-                await bucket.wait()
-                await self._frame(data)
-            elif kind == "deadline":
-                await self._deadline()
-            elif kind == "taken_over":
-                await self._taken_over()
-            elif kind == "stopped":  # the organiser ended the game (server/organiser.py)
-                await self.error("stopped", data)
-                await self._reload()
-                await self._send_state()
-            elif kind == "slow":
-                await self.error("slow_down", f"{data} messages are waiting for answers: slow down")
-            elif kind == "flood":
-                await self.error("flood", "far too many messages waiting: the connection is closed")
-                await self.close(CLOSE_FLOOD, "flooding")
-            elif kind == "gone":
-                return
+            async with self.turn:
+                if kind == "frame":
+                    await self.bucket.wait()
+                    await self._frame(data)
+                elif kind == "deadline":
+                    await self._deadline()
+                elif kind == "taken_over":
+                    await self._taken_over()
+                elif kind == "stopped":  # the organiser ended the game (server/organiser.py)
+                    await self.error("stopped", data)
+                    await self._reload()
+                    await self._send_state()
+                elif kind == "slow":
+                    await self.error("slow_down", f"{data} messages are waiting for answers: slow down")
+                elif kind == "flood":
+                    await self.error("flood", "far too many messages waiting: the connection is closed")
+                    await self.close(CLOSE_FLOOD, "flooding")
+                elif kind == "raise":
+                    raise data
+                elif kind == "gone":
+                    return
 
     async def _taken_over(self) -> None:
         await self.error("taken_over", "a newer connection took over this entry")
