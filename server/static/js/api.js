@@ -86,6 +86,8 @@ export const api = {
   },
   par: (tid) => call("GET", `/api/tournaments/${tid}/par`),
   createTournament: (body, admin) => call("POST", "/api/tournaments", { body, token: admin }),
+  /** An organiser's request with the admin token of this tab (organise_manage.js). */
+  admin: (method, path, body) => call(method, path, { body, token: adminToken() }),
 };
 
 /** ws:// or wss:// URL of a path on this server. */

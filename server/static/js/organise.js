@@ -3,6 +3,7 @@
 
 import { adminToken, api, setAdminToken } from "./api.js";
 import { VARIANTS } from "./engine.js";
+import { manage } from "./organise_manage.js";
 import { clock, describeSettings, el, notify, VARIANT_NAMES } from "./ui.js";
 
 function localInput(date) {
@@ -81,5 +82,5 @@ export function mount(main) {
   });
 
   main.append(el("section", { class: "page narrow-page organise-page" },
-    el("h1", {}, "Organise a tournament"), form, result));
+    el("h1", {}, "Organise a tournament"), form, result, manage()));
 }

@@ -1,0 +1,87 @@
+"""The organiser's page in Chromium: tournaments edited, closed, cancelled; entries disqualified;
+schedules made and stopped. And the API page, served by the server itself, under its CSP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import ConsoleMessage, Page, expect
+
+from tests.client import Api
+from tests.server.test_http import unique
+
+
+def csp_reports(page: Page) -> list[str]:
+    found: list[str] = []
+
+    def seen(msg: ConsoleMessage) -> None:
+        if "Content Security Policy" in msg.text or "Refused to" in msg.text:
+            found.append(msg.text)
+
+    page.on("console", seen)
+    return found
+
+
+async def test_the_organiser_runs_tournaments_from_the_page(page: Page, api: Api, admin_token: str) -> None:
+    blocked = csp_reports(page)
+    later = api.create_tournament(name=unique("page-later"), opens_in=3600, closes_in=7200)
+    running = api.create_tournament(name=unique("page-open"))
+    doomed = api.create_tournament(name=unique("page-doomed"))
+    _, token = api.register("page-entrant")
+    entry = api.join(running["id"], token)
+
+    await page.goto("/#/organise")
+    await page.locator("#f-admin").fill(admin_token)
+    await page.locator("[data-action=manage]").click()
+    row = page.locator(f"[data-tournament-row='{running['id']}']")
+    await expect(row.locator("[data-field=status]")).to_have_text("open")
+
+    await row.locator("[data-action=entries]").click()
+    entry_row = page.locator(f"[data-entries-of='{running['id']}'] [data-entry='{entry['id']}']")
+    await expect(entry_row.locator("[data-field=status]")).to_have_text("joined")
+    await entry_row.locator("[data-field=reason]").fill("bot account")
+    await entry_row.locator("[data-action=disqualify]").click()
+    await expect(entry_row.locator("[data-field=disqualified]")).to_have_text("bot account")
+    listed = api.http.get(f"/api/tournaments/{running['id']}/entries", headers=api.admin()).json()
+    assert listed[0]["disqualified"] == "bot account" and listed[0]["status"] == "absent"
+
+    await page.locator(f"[data-tournament-row='{later['id']}'] [data-action=edit]").click()
+    await page.locator(f"[data-edit='{later['id']}'] [data-field=edit-name]").fill("Renamed from the page")
+    await page.locator(f"[data-edit='{later['id']}'] [data-action=save]").click()
+    await expect(page.locator(f"[data-tournament-row='{later['id']}']")).to_contain_text("Renamed from the page")
+    assert api.tournament(later["id"])["name"] == "Renamed from the page"
+
+    await page.locator(f"[data-tournament-row='{running['id']}'] [data-action=close]").click()
+    await expect(page.locator(f"[data-tournament-row='{running['id']}'] [data-field=status]")).not_to_have_text("open")
+    assert api.tournament(running["id"])["status"] in ("closing", "finished")
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    await page.locator(f"[data-tournament-row='{doomed['id']}'] [data-action=cancel]").click()
+    await expect(page.locator(f"[data-tournament-row='{doomed['id']}'] [data-field=status]")).to_have_text("cancelled")
+    assert api.tournament(doomed["id"])["status"] == "cancelled"
+
+    name = unique("page-hourly")
+    await page.locator("#s-name").fill(name)
+    await page.locator("#s-every").select_option("hour")
+    await page.locator("#s-ahead").fill("120")
+    await page.locator("[data-action=schedule]").click()
+    schedule = page.locator(".schedules [data-schedule]", has_text=name)
+    await expect(schedule).to_contain_text("next opens")
+    made: list[dict[str, Any]] = [s for s in api.http.get("/api/schedules", headers=api.admin()).json()
+                                  if s["name"] == name]
+    assert len(made) == 1 and made[0]["every_minutes"] == 60 and len(made[0]["tournaments"]) >= 2
+    await schedule.locator("[data-action=stop-schedule]").click()
+    await expect(schedule).to_contain_text("stopped")
+    assert blocked == []
+
+
+async def test_the_api_page_works_from_the_server_alone(page: Page, server: Any) -> None:
+    blocked = csp_reports(page)
+    outside: list[str] = []
+    page.on("request", lambda r: None if r.url.startswith(server.url + "/") else outside.append(r.url))
+    await page.goto("/schema/swagger")
+    await expect(page.locator(".opblock").first).to_be_visible(timeout=15000)
+    cancel = page.locator(".opblock-summary-path", has_text="/api/tournaments/{tournament_id}/cancel")
+    await expect(cancel).to_have_count(1)
+    await expect(page.locator(".authorize").first).to_be_visible()  # the bearer schemes
+    assert outside == [] and blocked == []
