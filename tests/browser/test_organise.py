@@ -85,3 +85,28 @@ async def test_the_api_page_works_from_the_server_alone(page: Page, server: Any)
     await expect(cancel).to_have_count(1)
     await expect(page.locator(".authorize").first).to_be_visible()  # the bearer schemes
     assert outside == [] and blocked == []
+
+
+async def test_the_finished_page_shows_disqualified_entries(page: Page, api: Api, server: Any) -> None:
+    import time
+
+    from tests.server.test_leaderboard import new_player
+
+    tid = api.create_tournament(name=unique("page-dq"), closes_in=3)["id"]
+    cheat, cheat_entry = await new_player(api, server.ws_url, tid, "page-cheat")
+    fair, fair_entry = await new_player(api, server.ws_url, tid, "page-fair")
+    for player in (cheat, fair):
+        await player.play({"type": "end"})
+        await player.close()
+    r = api.http.post(f"/api/tournaments/{tid}/entries/{cheat_entry['id']}/disqualify", headers=api.admin(),
+                      json={"reason": "played from two accounts"})
+    assert r.status_code == 200, r.text
+    deadline = time.monotonic() + 10
+    while api.tournament(tid)["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    await page.goto(f"/#/finished/{tid}")
+    shown = page.locator("[data-field=disqualified]")
+    await expect(shown.locator(f"[data-entry='{cheat_entry['id']}']")).to_contain_text("played from two accounts")
+    await expect(page.locator(f".standings.final [data-entry='{fair_entry['id']}']")).to_have_count(1)
+    await expect(page.locator(f".standings.final [data-entry='{cheat_entry['id']}']")).to_have_count(0)

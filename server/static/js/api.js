@@ -84,6 +84,7 @@ export const api = {
     const text = await call("GET", `/api/tournaments/${tid}/replays`, { raw: true });
     return text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
   },
+  disqualified: (tid) => call("GET", `/api/tournaments/${tid}/disqualified`),
   par: (tid) => call("GET", `/api/tournaments/${tid}/par`),
   createTournament: (body, admin) => call("POST", "/api/tournaments", { body, token: admin }),
   /** An organiser's request with the admin token of this tab (organise_manage.js). */

@@ -85,6 +85,14 @@ export function mount(main, tidText) {
         el("th", {}, "Player"), el("th", { class: "num" }, "Score"), el("th", {}, "Status"),
         el("th", { class: "num opt" }, "Time left"), el("th"))), body)));
     page.append(parPanel(t, standings[0]));
+    const out = await api.disqualified(tid);
+    if (out.length) {
+      page.append(el("div", { class: "panel disqualified", "data-field": "disqualified" },
+        el("h2", {}, "Disqualified"),
+        el("ul", {}, out.map((d) => el("li", { "data-entry": d.entry_id },
+          el("b", {}, d.player), ` \u2014 ${d.reason} `,
+          el("button", { class: "btn small", "data-action": "replay", onclick: () => replay(d.entry_id) }, "Replay"))))));
+    }
   }
 
   // The par: the solver's line on this deal (whole deal known), next to the winner's score.
