@@ -13,7 +13,7 @@ import msgspec
 from msgspec import Meta, Struct, field
 
 Index = Annotated[int, Meta(ge=0, le=1000)]
-Seq = Annotated[int, Meta(ge=1, le=2**53)]
+Seq = Annotated[int, Meta(ge=1, le=2**53 - 1)]  # a JavaScript number holds it exactly
 Name = Annotated[str, Meta(min_length=1, max_length=40)]
 
 
