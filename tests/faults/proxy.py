@@ -33,6 +33,7 @@ class TcpProxy:
         self.server: asyncio.base_events.Server | None = None
         self.writers: set[asyncio.StreamWriter] = set()
         self.connections = 0  # accepted since the start
+        self.received = 0  # bytes the target sent back through the proxy since the start
 
     # -- called from the test's thread
 
@@ -90,6 +91,8 @@ class TcpProxy:
         async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
             try:
                 while data := await src.read(65536):
+                    if src is up_reader:
+                        self.received += len(data)
                     dst.write(data)
                     await dst.drain()
             except (OSError, asyncio.CancelledError):
