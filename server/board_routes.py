@@ -11,6 +11,7 @@ from litestar.params import Parameter
 
 from . import store
 from .leaderboard import Row
+from .openapi import ADMIN, errors
 from .routes import MAX_ID, require_admin
 from .services import Services
 from .watch import ranked, standings_page
@@ -34,7 +35,7 @@ async def _entrants(services: Services, tournament_id: int, status: str) -> int:
     return await ranked(services, tournament_id, status)
 
 
-@get("/api/tournaments/{tournament_id:int}/leaderboard")
+@get("/api/tournaments/{tournament_id:int}/leaderboard", responses=errors(400, 404))
 async def leaderboard(
     request: Request[Any, Any, Any],
     tournament_id: int,
@@ -50,7 +51,7 @@ async def leaderboard(
     )
 
 
-@get("/api/tournaments/{tournament_id:int}/leaderboard/around/{entry_id:int}")
+@get("/api/tournaments/{tournament_id:int}/leaderboard/around/{entry_id:int}", responses=errors(400, 404))
 async def around(
     request: Request[Any, Any, Any],
     tournament_id: int,
@@ -88,7 +89,8 @@ class Rebuilt(msgspec.Struct):
     entries: int
 
 
-@post("/api/tournaments/{tournament_id:int}/leaderboard/rebuild", status_code=200)
+@post("/api/tournaments/{tournament_id:int}/leaderboard/rebuild", status_code=200, security=ADMIN,
+      responses=errors(401, 403, 404))
 async def rebuild(request: Request[Any, Any, Any], tournament_id: int) -> Rebuilt:
     """Organiser: rebuild the Redis leaderboard from PostgreSQL now (it also rebuilds by itself)."""
     require_admin(request)

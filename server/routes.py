@@ -11,6 +11,7 @@ from litestar import MediaType, Request, Response, get, post
 from litestar.connection import ASGIConnection
 from litestar.exceptions import HTTPException, NotAuthorizedException, NotFoundException, PermissionDeniedException
 from litestar.handlers import BaseRouteHandler
+from litestar.openapi import ResponseSpec
 from litestar.params import Parameter
 
 from engine import EngineError, Settings
@@ -19,6 +20,7 @@ from . import protocol as p
 from . import store
 from .fairness import commitment, new_seed, new_token, same_secret, token_hash
 from .leaderboard import MAX_TIME_LIMIT, Row
+from .openapi import ADMIN, PLAYER, errors
 from .services import Services
 from .solving import NoWinnableDeal, certify
 
@@ -195,7 +197,8 @@ def admin_guard(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHand
     require_admin(connection)  # type: ignore[arg-type]
 
 
-@post("/api/tournaments", status_code=201, guards=[admin_guard])
+@post("/api/tournaments", status_code=201, guards=[admin_guard], security=ADMIN,
+      responses=errors(400, 401, 403, 415, 422))
 async def post_tournament(request: Request[Any, Any, Any], data: p.TournamentCreate) -> p.Tournament:
     """Organiser: create a tournament (admin token). The response shows the commitment, never the seed."""
     created = await create_tournament(_services(request), await strict_body(request, p.TournamentCreate))
@@ -203,7 +206,7 @@ async def post_tournament(request: Request[Any, Any, Any], data: p.TournamentCre
     return created
 
 
-@get("/api/tournaments")
+@get("/api/tournaments", responses=errors(400))
 async def list_tournaments(
     request: Request[Any, Any, Any],
     status: Annotated[str | None, Parameter(query="status", pattern=STATUS_PATTERN)] = None,
@@ -225,12 +228,12 @@ async def _tournament(services: Services, tournament_id: int) -> asyncpg.Record:
     return row
 
 
-@get("/api/tournaments/{tournament_id:int}")
+@get("/api/tournaments/{tournament_id:int}", responses=errors(404))
 async def get_tournament(request: Request[Any, Any, Any], tournament_id: int) -> p.Tournament:
     return tournament_out(await _tournament(_services(request), tournament_id))
 
 
-@post("/api/players", status_code=201)
+@post("/api/players", status_code=201, responses=errors(400, 415))
 async def post_player(request: Request[Any, Any, Any], data: p.PlayerCreate) -> p.PlayerCreated:
     """Register a display name. The token in the answer is shown once: keep it."""
     data = await strict_body(request, p.PlayerCreate)
@@ -242,7 +245,8 @@ async def post_player(request: Request[Any, Any, Any], data: p.PlayerCreate) -> 
     return p.PlayerCreated(id=pid, name=name, token=token)
 
 
-@post("/api/tournaments/{tournament_id:int}/entries", status_code=201)
+@post("/api/tournaments/{tournament_id:int}/entries", status_code=201, security=PLAYER,
+      responses=errors(401, 404, 409))
 async def join(request: Request[Any, Any, Any], tournament_id: int) -> p.Entry:
     """Player: join an open tournament (one entry per player)."""
     services = _services(request)
@@ -261,14 +265,14 @@ async def join(request: Request[Any, Any, Any], tournament_id: int) -> p.Entry:
     return out
 
 
-@get("/api/me/entries")
+@get("/api/me/entries", security=PLAYER, responses=errors(401))
 async def my_entries(request: Request[Any, Any, Any]) -> list[p.Entry]:
     """Player: my entries, newest first."""
     player = await require_player(request)
     return [entry_out(r) for r in await store.entries_of_player(_services(request).db, player["id"])]
 
 
-@get("/api/tournaments/{tournament_id:int}/standings")
+@get("/api/tournaments/{tournament_id:int}/standings", responses=errors(400, 404))
 async def standings(
     request: Request[Any, Any, Any],
     tournament_id: int,
@@ -296,6 +300,7 @@ def json_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[
     "/api/tournaments/{tournament_id:int}/replays",
     media_type="application/x-ndjson",
     exception_handlers={HTTPException: json_error},
+    responses=errors(403, 404),
 )
 async def replays(request: Request[Any, Any, Any], tournament_id: int) -> Response[bytes]:
     """After the finish: every entry's game as REPLAY.md input lines (pipe into `spidertour replay`)."""
@@ -327,7 +332,7 @@ async def replays(request: Request[Any, Any, Any], tournament_id: int) -> Respon
     return Response(b"\n".join(lines) + (b"\n" if lines else b""), media_type="application/x-ndjson")
 
 
-@get("/api/tournaments/{tournament_id:int}/par")
+@get("/api/tournaments/{tournament_id:int}/par", responses=errors(403, 404))
 async def get_par(request: Request[Any, Any, Any], tournament_id: int) -> dict[str, Any]:
     """After the finish: the solver's line as a REPLAY.md game (pipe into `spidertour replay`)."""
     services = _services(request)
@@ -344,7 +349,7 @@ async def get_par(request: Request[Any, Any, Any], tournament_id: int) -> dict[s
     return game
 
 
-@get("/health")
+@get("/health", responses={503: ResponseSpec(p.Health, description="PostgreSQL or Redis does not answer")})
 async def health(request: Request[Any, Any, Any]) -> Response[p.Health]:
     """200 once PostgreSQL and Redis both answer, else 503."""
     services = _services(request)

@@ -23,12 +23,13 @@ def free_port() -> int:
 
 class ServerProcess:
     def __init__(self, database_url: str, redis_url: str, admin_token: str, port: int | None = None,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, log_level: str = "warning") -> None:
         self.database_url = database_url
         self.redis_url = redis_url
         self.admin_token = admin_token
         self.port = port or free_port()
         self.extra_env = env or {}
+        self.log_level = log_level
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"spidertour-server-{self.port}.log"
 
@@ -43,9 +44,10 @@ class ServerProcess:
     def start(self, timeout: float = 30.0) -> ServerProcess:
         env = {**os.environ, "DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url,
                "ADMIN_TOKEN": self.admin_token, "PORT": str(self.port), **self.extra_env}
+        env = {k: v for k, v in env.items() if v != ""}  # "" in env: leave that variable out
         log = open(self.log_path, "ab")  # noqa: SIM115 - kept open for the child's lifetime
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve", "--log-level", "warning"],
+            [sys.executable, "-m", "server.cli", "serve", "--log-level", self.log_level],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
         deadline = time.time() + timeout

@@ -1,0 +1,91 @@
+"""The OpenAPI document: bearer schemes on the routes that need them, the errors each route gives documented."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.client import Api, bearer
+
+ADMIN_ROUTES = {
+    ("post", "/api/tournaments"), ("patch", "/api/tournaments/{tournament_id}"),
+    ("post", "/api/tournaments/{tournament_id}/close"), ("post", "/api/tournaments/{tournament_id}/cancel"),
+    ("get", "/api/tournaments/{tournament_id}/entries"),
+    ("post", "/api/tournaments/{tournament_id}/entries/{entry_id}/disqualify"),
+    ("post", "/api/tournaments/{tournament_id}/leaderboard/rebuild"),
+    ("post", "/api/schedules"), ("get", "/api/schedules"), ("delete", "/api/schedules/{schedule_id}"),
+}
+PLAYER_ROUTES = {("post", "/api/tournaments/{tournament_id}/entries"), ("get", "/api/me/entries")}
+
+
+@pytest.fixture(scope="module")
+def spec(api: Api) -> dict[str, Any]:
+    r = api.http.get("/schema/openapi.json")
+    assert r.status_code == 200
+    return r.json()  # type: ignore[no-any-return]
+
+
+def operations(spec: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(method, path): op for path, item in spec["paths"].items() for method, op in item.items()
+            if method in ("get", "post", "put", "patch", "delete")}
+
+
+def test_bearer_schemes_are_declared_and_used(spec: dict[str, Any]) -> None:
+    schemes = spec["components"]["securitySchemes"]
+    assert schemes["admin"] == {**schemes["admin"], "type": "http", "scheme": "bearer"}
+    assert schemes["player"] == {**schemes["player"], "type": "http", "scheme": "bearer"}
+    ops = operations(spec)
+    assert set(ops) >= ADMIN_ROUTES | PLAYER_ROUTES
+    for key, op in ops.items():
+        expected = [{"admin": []}] if key in ADMIN_ROUTES else [{"player": []}] if key in PLAYER_ROUTES else None
+        assert op.get("security") == expected, key
+
+
+def test_every_operation_documents_its_responses(spec: dict[str, Any]) -> None:
+    for key, op in operations(spec).items():
+        codes = set(op["responses"])
+        assert any(c.startswith("2") for c in codes), key
+        for code, response in op["responses"].items():
+            assert response.get("description"), (key, code)
+        if key in ADMIN_ROUTES or key in PLAYER_ROUTES:
+            assert "401" in codes, key
+        if key in ADMIN_ROUTES:
+            assert "403" in codes, key
+        if "{tournament_id}" in key[1] or "{schedule_id}" in key[1]:
+            assert "404" in codes, key
+
+
+def test_the_errors_the_server_gives_are_documented(api: Api, spec: dict[str, Any]) -> None:
+    """Requests that fail, each against its operation's documented responses."""
+    ops = operations(spec)
+    tid = api.create_tournament(name="openapi")["id"]
+    _, token = api.register("openapi")
+    cases = [
+        ("post", "/api/tournaments", api.http.post("/api/tournaments", json={"name": "x"})),
+        ("post", "/api/tournaments", api.http.post("/api/tournaments", json={"name": "x"}, headers=bearer(token))),
+        ("post", "/api/tournaments", api.http.post("/api/tournaments", json={"name": ""}, headers=api.admin())),
+        ("post", "/api/tournaments", api.http.post("/api/tournaments", content=b"{}", headers={
+            **api.admin(), "content-type": "text/plain"})),
+        ("get", "/api/tournaments/{tournament_id}", api.http.get("/api/tournaments/999999999")),
+        ("get", "/api/tournaments", api.http.get("/api/tournaments", params={"status": "lost"})),
+        ("post", "/api/players", api.http.post("/api/players", json={"name": ""})),
+        ("post", "/api/tournaments/{tournament_id}/entries", api.http.post(f"/api/tournaments/{tid}/entries")),
+        ("post", "/api/tournaments/{tournament_id}/entries", api.http.post(f"/api/tournaments/{tid}/entries",
+                                                                           headers=bearer(token))),
+        ("post", "/api/tournaments/{tournament_id}/entries", api.http.post(f"/api/tournaments/{tid}/entries",
+                                                                           headers=bearer(token))),
+        ("get", "/api/tournaments/{tournament_id}/replays", api.http.get(f"/api/tournaments/{tid}/replays")),
+        ("patch", "/api/tournaments/{tournament_id}", api.http.patch(f"/api/tournaments/{tid}", json={"name": "y"},
+                                                                     headers=api.admin())),
+        ("get", "/api/tournaments/{tournament_id}/leaderboard/around/{entry_id}",
+         api.http.get(f"/api/tournaments/{tid}/leaderboard/around/{2**64}")),
+        ("delete", "/api/schedules/{schedule_id}", api.http.delete("/api/schedules/999999", headers=api.admin())),
+    ]
+    seen = set()
+    for method, path, response in cases:
+        key = (method, path)
+        code = str(response.status_code)
+        seen.add(code)
+        assert code in ops[key]["responses"], (key, code, response.text)
+    assert {"400", "401", "403", "404", "409", "415"} <= seen
