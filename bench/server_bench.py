@@ -238,6 +238,17 @@ async def commit_counts(servers: list[Proc]) -> tuple[float, float]:
     return commits, moves
 
 
+async def redis_commands(url: str) -> float:
+    """Commands this Redis has processed so far (every client's: on a shared Redis, an upper bound)."""
+    from redis.asyncio import Redis
+
+    redis = Redis.from_url(url)
+    try:
+        return float((await redis.info("stats"))["total_commands_processed"])
+    finally:
+        await redis.aclose()
+
+
 def all_postgres_cpu() -> float:
     """Every postgres process on the machine (others' work included: an upper bound)."""
     total = 0.0
@@ -350,6 +361,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             assert gen is not None
             await pg.refresh()
             k0 = await commit_counts(servers)
+            rc0 = await redis_commands(args.redis)
             c0 = [s.cpu() for s in servers]
             p0 = pg.read()
             pga0, r0 = all_postgres_cpu(), redis_cpu()
@@ -380,6 +392,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             if profiler is not None:
                 profiler.wait(60)
             k1 = await commit_counts(servers)
+            redis_ops = await redis_commands(args.redis) - rc0
             commits, committed = k1[0] - k0[0], k1[1] - k0[1]
             acks = max(w.acks, 1)
             result = {
@@ -407,6 +420,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                                                 "p99": ms(percentile(w.ack_lag, 99)),
                                                 "samples": len(w.ack_lag)}},
                 "commits_per_second": round(commits / elapsed, 1),
+                "redis_commands_per_move": round(redis_ops / acks, 2),
                 "moves_per_commit": round(committed / commits, 1) if commits else None,
                 "players_playing": len(gen.active()),
                 "measured_seconds": wall,
