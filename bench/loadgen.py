@@ -117,6 +117,7 @@ class Window:
         self.ack_lag = array("d")  # an acknowledged score change -> the first update showing it
         self.updates = 0
         self.update_bytes = 0
+        self.scored = 0  # acknowledged moves that changed the score the leaderboard shows
 
 
 def percentile(values: Any, q: float) -> float | None:
@@ -219,8 +220,10 @@ class Player(WSListener):  # type: ignore[misc]
                     self.piles = [p.count for p in f.draw_piles]
                 if f.stock is not None:
                     self.stock = f.stock
-        if self.watched and (self.score != before or self.over):
-            self.acked_scores.append((time.time(), self.score))
+        if self.score != before or self.over:
+            w.scored += 1
+            if self.watched:
+                self.acked_scores.append((time.time(), self.score))
         if self.over:
             return
         gen.after_answer(self)

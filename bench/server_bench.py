@@ -238,6 +238,17 @@ async def commit_counts(servers: list[Proc]) -> tuple[float, float]:
     return commits, moves
 
 
+async def wal_position(admin_url: str) -> int:
+    """The WAL's write position in bytes (the whole cluster's: others' writes count too)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(admin_url)
+    try:
+        return int(await conn.fetchval("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint"))
+    finally:
+        await conn.close()
+
+
 async def redis_commands(url: str) -> float:
     """Commands this Redis has processed so far (every client's: on a shared Redis, an upper bound)."""
     from redis.asyncio import Redis
@@ -362,6 +373,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             await pg.refresh()
             k0 = await commit_counts(servers)
             rc0 = await redis_commands(args.redis)
+            wal0 = await wal_position(args.pg)
             c0 = [s.cpu() for s in servers]
             p0 = pg.read()
             pga0, r0 = all_postgres_cpu(), redis_cpu()
@@ -393,6 +405,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 profiler.wait(60)
             k1 = await commit_counts(servers)
             redis_ops = await redis_commands(args.redis) - rc0
+            wal = await wal_position(args.pg) - wal0
             commits, committed = k1[0] - k0[0], k1[1] - k0[1]
             acks = max(w.acks, 1)
             result = {
@@ -421,6 +434,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                                                 "samples": len(w.ack_lag)}},
                 "commits_per_second": round(commits / elapsed, 1),
                 "redis_commands_per_move": round(redis_ops / acks, 2),
+                "wal_bytes_per_move": round(wal / acks),
+                "score_changing_moves": round(w.scored / acks, 3),
                 "moves_per_commit": round(committed / commits, 1) if commits else None,
                 "players_playing": len(gen.active()),
                 "measured_seconds": wall,
