@@ -1,0 +1,46 @@
+"""The container files: the image installs the project with its migrations; compose wires the server."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def compose_available() -> bool:
+    if shutil.which("docker") is None:
+        return False
+    return subprocess.run(["docker", "compose", "version"], capture_output=True, timeout=30).returncode == 0
+
+
+def test_the_dockerfile_installs_the_project_with_its_migrations() -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    assert "COPY schema schema" in text and "pip install" in text and "pip install -e" not in text
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert '"share/spidertour/schema" = ["schema/*.sql"]' in pyproject  # tests/server/test_wheel.py installs it
+
+
+def test_compose_wires_the_server_to_postgres_and_redis() -> None:
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    services = compose["services"]
+    server = services["server"]
+    assert server["build"] == "."
+    env = server["environment"]
+    assert env["DATABASE_URL"].startswith("postgresql://") and "@postgres:5432/" in env["DATABASE_URL"]
+    assert env["REDIS_URL"].startswith("redis://redis:6379")
+    assert env["HOST"] == "0.0.0.0" and "ADMIN_TOKEN" in env
+    assert set(server["depends_on"]) == {"postgres", "redis"}
+    for name in ("replica-a", "replica-b"):
+        assert services[name]["environment"] == env
+
+
+@pytest.mark.skipif(not compose_available(), reason="docker compose is not installed on this machine")
+def test_docker_compose_config_accepts_the_file() -> None:
+    done = subprocess.run(["docker", "compose", "config", "--quiet"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
