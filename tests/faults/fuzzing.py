@@ -182,6 +182,11 @@ class Guard:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        # A short fuzzing run on a busy machine may end before the honest player has made its 20
+        # moves: let it finish them (it plays on alone), then stop it.
+        deadline = time.monotonic() + 60
+        while self.honest.is_alive() and self.honest.acks < 20 and time.monotonic() < deadline:
+            time.sleep(0.05)
         self.honest.stop.set()
         self.honest.join(15)
         if self.fuzzer.ws is not None:
