@@ -37,6 +37,11 @@ def column_cost(col: tuple[int, ...]) -> int:
     return cost
 
 
+def column_cost_no_empty(col: tuple[int, ...]) -> int:
+    """column_cost without the bonus of an empty column (stock games, whose deals fill them)."""
+    return column_cost(col) if col else 0
+
+
 def free_cost(col: tuple[int, ...]) -> int:
     """The cost of the free column: a little for each card waiting there."""
     return column_cost(col) - EMPTY + FREE_CARD * len(col) if col else 0

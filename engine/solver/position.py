@@ -189,14 +189,15 @@ def deals(table: Table, cols: Columns, dealt: int) -> list[int]:
     return []
 
 
-def card_moves(table: Table, cols: Columns, prune: bool = True) -> list[SolverMove]:
+def card_moves(table: Table, cols: Columns, prune: bool = True, fill: bool = False) -> list[SolverMove]:
     """The card moves (src, count, dst) worth trying; every legal one when prune is False.
 
     Pruned away (they can matter, rarely, so a pruned search proves nothing when it runs dry):
     a group leaving a card of its suit one rank higher (it is already where it belongs); the
     whole of a column moving into an empty one (the same position, columns renamed); and a part
     of a run moving into an empty column, unless the card it uncovers can take a group at once.
-    Of several empty dealt columns only the first is tried.
+    Of several empty dealt columns only the first is tried. With ``fill`` (a stock game whose
+    deal waits for its empty columns to be filled) every part of a run may go into one.
     """
     out: list[SolverMove] = []
     run = table.run
@@ -240,7 +241,7 @@ def card_moves(table: Table, cols: Columns, prune: bool = True) -> list[SolverMo
                 if prune and k == length:
                     if whole:
                         continue
-                elif prune:
+                elif prune and not fill:
                     # a part of the run: only if the card it uncovers takes a group at once
                     under = s[-k - 1] & 15
                     if under - 1 not in tops:
@@ -253,13 +254,15 @@ def has_progress(table: Table, cols: Columns, moves: list[SolverMove]) -> bool:
     """Does any of these card moves turn a card, empty a column or build in suit?
 
     A pruned search deals only from positions where none does: deal when nothing useful is left.
+    In a stock game a deal needs every column filled, so there emptying a column is no progress.
     """
     free = table.free
+    empties_count = table.deal_onto_empty
     for src, k, dst in moves:
         s = cols[src]
         d = cols[dst]
         if k == len(s):
-            if d and src != free:
+            if d and src != free and empties_count:
                 return True
             continue
         under = s[-k - 1]

@@ -66,7 +66,11 @@ def search(
     if deadline is not None and clock is None:
         raise ValueError("a time budget needs a clock")
     free = table.free
+    dealt_columns = table.dealt_columns
+    needs_fill = table.stock is not None and not table.deal_onto_empty  # a deal waits for empty columns
     column_cost = h.column_cost
+    if needs_fill:  # an empty column must be filled again before the next deal: no bonus for it
+        column_cost = h.column_cost_no_empty
     free_cost = h.free_cost
     reserve = h.RESERVE
     heappush = heapq.heappush
@@ -95,7 +99,8 @@ def search(
         if depth > max_depth:
             max_depth = depth
         costs = [free_cost(c) if i == free else column_cost(c) for i, c in enumerate(cols)]
-        moves = card_moves(table, cols, prune)
+        fill = needs_fill and table.reserve_left(dealt) > 0 and not all(cols[:dealt_columns])
+        moves = card_moves(table, cols, prune, fill)
         if not use_free and free >= 0:
             moves = [m for m in moves if m[2] != free]
         for move in moves:
