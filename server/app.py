@@ -16,12 +16,13 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.static_files import create_static_files_router
 from redis.asyncio import Redis
 
-from . import db
+from . import db, store
 from .board_routes import BOARD_ROUTES
 from .clock import run_clock
 from .config import Config
 from .hub import Hub
 from .leaderboard import Leaderboard
+from .limits import Limiter
 from .logs import log_exception
 from .metrics import metrics
 from .openapi import ASSET_ROUTES, OPENAPI_CONFIG
@@ -82,7 +83,11 @@ def create_app(config: Config | None = None) -> Litestar:
                 print(f"ADMIN_TOKEN={admin}  (generated; set ADMIN_TOKEN to choose one)", flush=True)
             board = Leaderboard(redis, config.redis_prefix)
             hub = Hub(redis, board, config.redis_prefix)
-            services = Services(config=config, db=pool, redis=redis, admin_token=admin, board=board, hub=hub)
+            key = config.address_key.encode() if config.address_key else await store.address_key(pool)
+            limiter = Limiter(redis, config.redis_prefix, config.trusted_proxies, key)
+            services = Services(
+                config=config, db=pool, redis=redis, admin_token=admin, board=board, hub=hub, limiter=limiter
+            )
             hub.on_takeover = services.taken_over_elsewhere
             app.state.services = services
             hub.start()

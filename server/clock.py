@@ -18,7 +18,10 @@ log = logging.getLogger("spidertour.clock")
 
 
 async def sweep_once(services: Services, seen: dict[int, str] | None = None) -> tuple[int, list[int]]:
-    """End overdue games and finish closed tournaments. Safe to run in any number of processes."""
+    """Start the games of tournaments that start together, end overdue games and finish closed
+    tournaments. Safe to run in any number of processes."""
+    for record in await store.start_together(services.db):
+        await services.publish(record["tournament_id"], record["ordinal"], row_of(record))
     timed_out = await store.time_out(services.db)
     for record in timed_out:
         await services.publish(record["tournament_id"], record["ordinal"], row_of(record))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .limits import Limit, Network, parse_networks
+
 
 def _int(name: str, default: int) -> int:
     raw = os.environ.get(name)
@@ -14,6 +16,38 @@ def _int(name: str, default: int) -> int:
 def server_url() -> str:
     """Where ``spidertour`` commands find a running server: $SPIDERTOUR_URL, else this machine at $PORT."""
     return (os.environ.get("SPIDERTOUR_URL") or f"http://127.0.0.1:{_int('PORT', 8000)}").rstrip("/")
+
+
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    return default if raw in (None, "") else float(raw)
+
+
+# Per client address. Defaults a crowd behind one school or office address does not meet: a class
+# of 120 registering in the same minute goes straight through, and then one a second more; joins
+# at twice that, since a whole crowd joins in the last minutes before a tournament that starts
+# together. One person scripting accounts is held to 60 a minute instead of hundreds a second.
+REGISTER_PER_MINUTE, REGISTER_BURST = 60.0, 120
+JOIN_PER_MINUTE, JOIN_BURST = 120.0, 240
+
+
+def _limits() -> dict[str, Limit]:
+    return {
+        "register": Limit(
+            "register",
+            _float("REGISTER_PER_MINUTE", REGISTER_PER_MINUTE),
+            _int("REGISTER_BURST", REGISTER_BURST),
+            "registrations",
+        ),
+        "join": Limit("join", _float("JOIN_PER_MINUTE", JOIN_PER_MINUTE), _int("JOIN_BURST", JOIN_BURST), "joins"),
+    }
+
+
+def _default_limits() -> dict[str, Limit]:
+    return {
+        "register": Limit("register", REGISTER_PER_MINUTE, REGISTER_BURST, "registrations"),
+        "join": Limit("join", JOIN_PER_MINUTE, JOIN_BURST, "joins"),
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +71,9 @@ class Config:
     log_format: str = "text"  # text, or json: one JSON object a line
     solver_seconds: float = 10.0  # the solver's budget for a tournament's par, and per certification try
     certify_tries: int = 20  # deals tried at most when a certified deal is asked for
+    limits: dict[str, Limit] = field(default_factory=_default_limits)  # per client address: register, join
+    trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For is believed
+    address_key: str | None = None  # None: one drawn once and kept in PostgreSQL (server_secrets)
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -58,4 +95,7 @@ class Config:
             log_format=os.environ.get("LOG_FORMAT", "text").lower(),
             solver_seconds=float(os.environ.get("SOLVER_SECONDS", "10")),
             certify_tries=_int("CERTIFY_TRIES", 20),
+            limits=_limits(),
+            trusted_proxies=parse_networks(os.environ.get("TRUSTED_PROXIES", "")),
+            address_key=os.environ.get("ADDRESS_KEY") or None,
         )

@@ -24,6 +24,8 @@ class LiveGame:
     ordinal: int
     settings: Settings
     seed: str
+    start: str  # "own" or "together" (the server starts every game at opens_at)
+    opens_at: float  # the tournament's opening time, seconds since the epoch
     status: str
     game: Game | None  # None until started
     started: float | None  # the start, as seconds since the epoch on the server's clock
@@ -52,6 +54,13 @@ class LiveGame:
         )
 
 
+def new_game(settings: Settings, seed: str, ordinal: int) -> Game:
+    """An entry's game: the tournament's deal, renamed for the entry's ordinal with deal_variation."""
+    if getattr(settings, "deal_variation", False):
+        return Game(settings, seed, entry=ordinal)  # type: ignore[call-arg]
+    return Game(settings, seed)
+
+
 async def load(db: asyncpg.Pool, entry_id: int) -> LiveGame | None:
     """Rebuild an entry's game by replaying its committed moves at their recorded times."""
     async with db.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
@@ -70,6 +79,8 @@ async def load(db: asyncpg.Pool, entry_id: int) -> LiveGame | None:
         ordinal=row["ordinal"],
         settings=settings,
         seed=tour["seed"],
+        start=tour["start"],
+        opens_at=tour["opens_at"].timestamp(),
         status=row["status"],
         game=None,
         started=row["started_at"].timestamp() if row["started_at"] else None,
@@ -81,7 +92,7 @@ async def load(db: asyncpg.Pool, entry_id: int) -> LiveGame | None:
     )
     if live.started is None:
         return live
-    game = Game(settings, tour["seed"])
+    game = new_game(settings, tour["seed"], row["ordinal"])
     for m in committed:
         live.last_result = game.play(move_from_json(m["move"]), m["t"])
         live.last_move = m["move"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 import msgspec
@@ -12,7 +12,7 @@ from litestar.params import Parameter
 
 from . import organiser, store
 from . import protocol as p
-from .fairness import commitment
+from .fairness import commitment, new_salt
 from .openapi import ADMIN, errors
 from .routes import (
     MAX_ID,
@@ -40,7 +40,16 @@ async def edit_tournament(request: Request[Any, Any, Any], tournament_id: int, d
         raise HTTPException(status_code=409, detail=f"the tournament is {row['status']}: only a scheduled one changes")
     settings = settings_from(data.settings) if data.settings is not None else row["settings"]
     name = tournament_name(data.name) if data.name is not None else row["name"]
-    opens_at, closes_at = tournament_times(data.opens_at or row["opens_at"], data.closes_at or row["closes_at"])
+    if row["start"] == "together":  # one sitting: it closes one time limit after it opens
+        if data.closes_at is not None:
+            raise HTTPException(
+                status_code=400,
+                detail="a tournament that starts together closes at opens_at + time_limit: leave closes_at out",
+            )
+        opens_at, _ = tournament_times(data.opens_at or row["opens_at"], None)
+        closes_at = opens_at + timedelta(seconds=settings["time_limit"])
+    else:
+        opens_at, closes_at = tournament_times(data.opens_at or row["opens_at"], data.closes_at or row["closes_at"])
     if data.seed is not None and "\x00" in data.seed:
         raise HTTPException(status_code=400, detail="the seed may not contain a NUL character")
     seed = data.seed if data.seed is not None else row["seed"]
@@ -53,8 +62,9 @@ async def edit_tournament(request: Request[Any, Any, Any], tournament_id: int, d
             )
         except NoWinnableDeal as err:
             raise HTTPException(status_code=422, detail=f"no certified deal: {err}") from None
-    if not await store.edit_tournament(services.db, tournament_id, name, settings, seed, commitment(seed, settings),
-                                       opens_at, closes_at):
+    salt = new_salt()  # a new commitment, to a new salt as well
+    if not await store.edit_tournament(services.db, tournament_id, name, settings, seed, salt,
+                                       commitment(seed, settings, salt), opens_at, closes_at):
         raise HTTPException(status_code=409, detail="the tournament opened meanwhile: it can no longer change")
     if par is not None:
         await store.save_par(services.db, tournament_id, par, replace=True)

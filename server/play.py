@@ -22,6 +22,7 @@ from engine import TIMED_OUT, Deal, End, EngineError, GameOverError, Move, MoveC
 from . import metrics, store
 from . import protocol as p
 from .fairness import token_hash
+from .leaderboard import row_of
 from .live import FINISHED, LiveGame, load
 from .metrics import ACK_SECONDS, PLAY_CONNECTIONS, REFUSALS
 from .services import Services
@@ -204,7 +205,7 @@ class PlaySession:
             await self.error("unauthorised", "this token does not own that entry")
             await self.close(CLOSE_UNAUTHORISED, "not your entry")
             return False
-        self.epoch = await store.claim(self.s.db, self.entry_id)
+        self.epoch = await store.claim(self.s.db, self.entry_id, self.s.limiter.address_hash(self.socket))
         older = self.s.sessions.get(self.entry_id)
         self.s.sessions[self.entry_id] = self
         if older is not None:
@@ -225,11 +226,15 @@ class PlaySession:
             self.timer = None
         live = self.live
         if live and live.game is not None and not live.game.over and live.deadline is not None:
-            self.timer = asyncio.create_task(self._wake_at(live.deadline))
+            self.timer = asyncio.create_task(self._wake_at(live.deadline, "deadline"))
+        elif live and live.game is None and live.start == "together" and live.status == "joined":
+            # Past the opening time and still waiting (the database's clock a little behind): look again soon.
+            at = live.opens_at if live.opens_at > time.time() else time.time() + 0.25
+            self.timer = asyncio.create_task(self._wake_at(at, "together"))
 
-    async def _wake_at(self, deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - time.time()))
-        self.events.put_nowait(("deadline", None))
+    async def _wake_at(self, at: float, event: str) -> None:
+        await asyncio.sleep(max(0.0, at - time.time()))
+        self.events.put_nowait((event, None))
 
     async def _send_state(self) -> None:
         live = self.live
@@ -247,6 +252,7 @@ class PlaySession:
                 started_at=None if started is None else _dt(started),
                 deadline=None if live.deadline is None else _dt(live.deadline),
                 time_left=self._time_left(),
+                starts_at=_dt(live.opens_at) if live.start == "together" and live.status == "joined" else None,
             )
         )
 
@@ -268,6 +274,8 @@ class PlaySession:
                     await self._frame(data)
                 elif kind == "deadline":
                     await self._deadline()
+                elif kind == "together":
+                    await self._start_together()
                 elif kind == "taken_over":
                     await self._taken_over()
                 elif kind == "stopped":  # the organiser ended the game (server/organiser.py)
@@ -307,11 +315,32 @@ class PlaySession:
         else:
             await self.error("bad_message", "already authenticated")
 
+    async def _start_together(self) -> None:
+        """The opening time of a tournament that starts together: the server starts every game
+        (the clock's sweep does it too, for players who are not connected; whichever runs first)."""
+        live = self.live
+        assert live is not None
+        for started in await store.start_together(self.s.db, live.tournament_id):
+            await self.s.publish(started["tournament_id"], started["ordinal"], row_of(started))
+        await self._reload()
+        await self._send_state()
+
     async def _start(self) -> None:
         live = self.live
         assert live is not None
         if live.status != "joined":
             await self.error("already_started", f"this entry is {live.status}")
+            return
+        if live.start == "together":
+            if time.time() < live.opens_at:
+                wait = live.opens_at - time.time()
+                await self.error(
+                    "starts_together",
+                    f"this tournament starts together at {_dt(live.opens_at).isoformat()} (in {wait:.0f} s): "
+                    "the server starts your game then",
+                )
+            else:
+                await self._start_together()
             return
         row = await store.start(self.s.db, self.entry_id, live.time_limit)
         if row is None:

@@ -31,10 +31,17 @@ class GameSettings(Struct, forbid_unknown_fields=True):
     time_limit: int = 600
     draw_pile_choice: bool = True
     draw_pile_tops_up: bool = True
+    reveals_final: bool = False  # a revealed card stays revealed: undo gives no free peek
+    deal_variation: bool = False  # every entry plays the deal renamed: no two boards look alike
 
 
 class TournamentCreate(Struct, forbid_unknown_fields=True):
-    """Organiser: create a tournament. Times default to now and one hour later."""
+    """Organiser: create a tournament. Times default to now and one hour later.
+
+    ``start``: "own" (each entrant starts its own clock while the tournament is open) or
+    "together" (entries until ``opens_at``, then the server starts every game at once; the
+    tournament closes at ``opens_at + time_limit``, so ``closes_at`` is left out).
+    """
 
     name: Annotated[str, Meta(min_length=1, max_length=100)]
     settings: GameSettings = field(default_factory=GameSettings)
@@ -45,6 +52,7 @@ class TournamentCreate(Struct, forbid_unknown_fields=True):
     # any), within certify_seconds each (default: the server's SOLVER_SECONDS).
     certified: bool = False
     certify_seconds: Annotated[float, Meta(gt=0, le=120)] | None = None
+    start: Literal["own", "together"] = "own"
 
 
 class Par(Struct):
@@ -135,7 +143,9 @@ class Tournament(Struct):
     finished_at: datetime | None
     commitment: str
     entrants: int
+    start: Literal["own", "together"] = "own"
     seed: str | None = None  # only once finished (or cancelled)
+    salt: str | None = None  # with the seed; null also for tournaments created before salts
     certified: bool = False  # the solver won this deal before the tournament was created
     par: Par | None = None  # only once finished and worked out
     cancelled_at: datetime | None = None
@@ -280,6 +290,7 @@ class State(Struct, tag="state"):
     started_at: datetime | None = None
     deadline: datetime | None = None
     time_left: float | None = None  # seconds on the server's clock
+    starts_at: datetime | None = None  # start "together": when the server starts every game (while waiting)
 
 
 class ViewFields(Struct, omit_defaults=True):

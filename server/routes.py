@@ -18,8 +18,9 @@ from engine import EngineError, Settings
 
 from . import protocol as p
 from . import store
-from .fairness import commitment, new_seed, new_token, same_secret, token_hash
+from .fairness import commitment, new_salt, new_seed, new_token, same_secret, token_hash
 from .leaderboard import MAX_TIME_LIMIT, Row
+from .limits import limit_guard
 from .openapi import ADMIN, PLAYER, errors
 from .services import Services
 from .solving import NoWinnableDeal, certify
@@ -67,7 +68,9 @@ def tournament_out(row: asyncpg.Record) -> p.Tournament:
         finished_at=row["finished_at"],
         commitment=row["commitment"],
         entrants=row["entrants"],
+        start=row["start"],
         seed=row["seed"] if finished else None,
+        salt=row["salt"] if finished else None,
         certified=row["certified"],
         par=msgspec.convert(row["par"], p.Par) if finished and row["par"] is not None else None,
         cancelled_at=row["cancelled_at"],
@@ -167,9 +170,28 @@ async def create_tournament(
     """Shared by the HTTP route and the schedules. None: the schedule's occurrence already has its tournament."""
     settings = settings_from(data.settings)
     name = tournament_name(data.name)
-    opens_at, closes_at = tournament_times(data.opens_at, data.closes_at)
     if data.seed is not None and "\x00" in data.seed:
         raise HTTPException(status_code=400, detail="the seed may not contain a NUL character")
+    if data.start == "together":
+        # One sitting: every game starts at opens_at and ends at its deadline, which is the closing.
+        if data.closes_at is not None:
+            raise HTTPException(
+                status_code=400,
+                detail="a tournament that starts together closes at opens_at + time_limit: leave closes_at out",
+            )
+        if data.opens_at is None:
+            raise HTTPException(
+                status_code=400, detail="a tournament that starts together needs opens_at: entries are taken until then"
+            )
+        opens_at, _ = tournament_times(data.opens_at, None)
+        if opens_at <= datetime.now(UTC):
+            raise HTTPException(
+                status_code=400,
+                detail="a tournament that starts together opens in the future: entries are taken until then",
+            )
+        closes_at = opens_at + timedelta(seconds=settings["time_limit"])
+    else:
+        opens_at, closes_at = tournament_times(data.opens_at, data.closes_at)
     par = None
     if data.certified:
         seconds = data.certify_seconds or services.config.solver_seconds
@@ -181,9 +203,10 @@ async def create_tournament(
         raise HTTPException(status_code=400, detail="certify_seconds goes with certified: true")
     else:
         seed = data.seed if data.seed is not None else new_seed()
+    salt = new_salt()
     tid = await store.create_tournament(
-        services.db, name, settings, seed, commitment(seed, settings), opens_at, closes_at, data.certified, par,
-        schedule,
+        services.db, name, settings, seed, salt, commitment(seed, settings, salt), opens_at, closes_at, data.certified,
+        par, schedule, data.start,
     )
     if tid is None:
         return None
@@ -233,35 +256,56 @@ async def get_tournament(request: Request[Any, Any, Any], tournament_id: int) ->
     return tournament_out(await _tournament(_services(request), tournament_id))
 
 
-@post("/api/players", status_code=201, responses=errors(400, 415))
+@post("/api/players", status_code=201, guards=[limit_guard("register")], responses=errors(400, 415, 429))
 async def post_player(request: Request[Any, Any, Any], data: p.PlayerCreate) -> p.PlayerCreated:
-    """Register a display name. The token in the answer is shown once: keep it."""
+    """Register a display name. The token in the answer is shown once: keep it.
+    Limited per client address (429 with Retry-After past the limit)."""
     data = await strict_body(request, p.PlayerCreate)
     name = data.name.strip()
     if not name or not name.isprintable():
         raise HTTPException(status_code=400, detail="the name must be printable and not blank")
+    services = _services(request)
     token = new_token()
-    pid = await store.create_player(_services(request).db, name, token_hash(token))
+    pid = await store.create_player(services.db, name, token_hash(token), services.limiter.address_hash(request))
     return p.PlayerCreated(id=pid, name=name, token=token)
 
 
+def _entries_closed(tour: asyncpg.Record) -> str | None:
+    """Why the tournament takes no entry now, or None when it does."""
+    if tour["start"] == "together":
+        if tour["status"] == "scheduled":
+            return None
+        return (
+            f"the tournament started together at {tour['opens_at'].isoformat()}: "
+            "entries were taken until then, and every game started at once"
+        )
+    if tour["status"] != "open":
+        return f"the tournament is {tour['status']}: entries only while open"
+    return None
+
+
 @post("/api/tournaments/{tournament_id:int}/entries", status_code=201, security=PLAYER,
-      responses=errors(401, 404, 409))
+      guards=[limit_guard("join")], responses=errors(401, 404, 409, 429))
 async def join(request: Request[Any, Any, Any], tournament_id: int) -> p.Entry:
-    """Player: join an open tournament (one entry per player)."""
+    """Player: join a tournament (one entry per player): while it is open, or until its opening
+    time when it starts together. Limited per client address (429 with Retry-After)."""
     services = _services(request)
     player = await require_player(request)
     tour = await _tournament(services, tournament_id)
-    if tour["status"] != "open":
-        raise HTTPException(status_code=409, detail=f"the tournament is {tour['status']}: entries only while open")
-    entry_id = await store.join(services.db, tournament_id, player["id"])
-    if entry_id is None:
-        raise HTTPException(status_code=409, detail="you already have an entry in this tournament")
+    closed = _entries_closed(tour)
+    if closed:
+        raise HTTPException(status_code=409, detail=closed)
+    try:
+        entry_id = await store.join(services.db, tournament_id, player["id"], services.limiter.address_hash(request))
+    except store.JoinRefused as err:
+        tour = await _tournament(services, tournament_id)
+        raise HTTPException(status_code=409, detail=_entries_closed(tour) or str(err)) from None
     row = await store.entry(services.db, entry_id)
     assert row is not None
     out = entry_out(row)
-    await services.publish(tournament_id, row["ordinal"], Row(entry_id=out.id, player=out.player, score=0,
-                                                               status=out.status))
+    await services.publish(
+        tournament_id, row["ordinal"], Row(entry_id=out.id, player=out.player, score=0, status=out.status)
+    )
     return out
 
 
@@ -320,6 +364,7 @@ async def replays(request: Request[Any, Any, Any], tournament_id: int) -> Respon
         game = {
             **tour["settings"],
             "seed": tour["seed"],
+            "entry": r["ordinal"],  # REPLAY.md: which renamed deal the entry played (with deal_variation)
             "moves": moves,
             "entry_id": r["entry_id"],
             "player": r["player"],

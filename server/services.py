@@ -18,6 +18,7 @@ from .batch import Batcher
 from .config import Config
 from .hub import Hub
 from .leaderboard import Leaderboard, Row
+from .limits import Limiter
 from .metrics import COMMIT_BATCH, DB_ERRORS, MOVES, REDIS_ERRORS
 from .solving import SolverPool, work_out_pars
 from .store import MoveRecord
@@ -36,6 +37,7 @@ class Services:
     admin_token: str
     board: Leaderboard
     hub: Hub
+    limiter: Limiter  # registrations and joins per client address; hashes client addresses
     sessions: dict[int, PlaySession] = field(default_factory=dict)
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
     stale_boards: set[int] = field(default_factory=set)  # tournaments whose Redis set needs a rebuild

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -14,7 +15,7 @@ STATUS_SQL = """CASE WHEN t.cancelled_at IS NOT NULL THEN 'cancelled'
                      ELSE 'closing' END"""
 
 TOURNAMENT_SQL = f"""
-    SELECT t.id, t.name, t.settings, t.seed, t.commitment, t.opens_at, t.closes_at, t.finished_at,
+    SELECT t.id, t.name, t.settings, t.seed, t.salt, t.start, t.commitment, t.opens_at, t.closes_at, t.finished_at,
            t.cancelled_at, t.schedule_id,
            {STATUS_SQL} AS status,
            (SELECT count(*) FROM entries e WHERE e.tournament_id = t.id) AS entrants,
@@ -43,8 +44,22 @@ RANK_ORDER = """coalesce(e.final_score, e.score) DESC,
 MAX_ENTRANTS = (1 << 19) - 1
 
 
-async def create_player(db: asyncpg.Pool, name: str, token_hash: bytes) -> int:
-    return await db.fetchval("INSERT INTO players (name, token_hash) VALUES ($1, $2) RETURNING id", name, token_hash)
+async def address_key(db: asyncpg.Pool) -> bytes:
+    """The key of the client-address hashes: drawn by the first process, shared by all."""
+    await db.execute(
+        """INSERT INTO server_secrets (name, value) VALUES ('address_key', $1) ON CONFLICT (name) DO NOTHING""",
+        secrets.token_bytes(32),
+    )
+    return await db.fetchval("SELECT value FROM server_secrets WHERE name = 'address_key'")  # type: ignore[no-any-return]
+
+
+async def create_player(db: asyncpg.Pool, name: str, token_hash: bytes, address_hash: bytes | None = None) -> int:
+    return await db.fetchval(
+        "INSERT INTO players (name, token_hash, address_hash) VALUES ($1, $2, $3) RETURNING id",
+        name,
+        token_hash,
+        address_hash,
+    )
 
 
 async def player_by_token(db: asyncpg.Pool, token_hash: bytes) -> asyncpg.Record | None:
@@ -56,12 +71,14 @@ async def create_tournament(
     name: str,
     settings: dict[str, Any],
     seed: str,
+    salt: str,
     commitment: str,
     opens_at: datetime,
     closes_at: datetime,
     certified: bool = False,
     par: dict[str, Any] | None = None,
     schedule: tuple[int, datetime] | None = None,
+    start: str = "own",
 ) -> int | None:
     """A new tournament; a certified one comes with the par its certification found, stored with it.
 
@@ -71,8 +88,8 @@ async def create_tournament(
     async with db.acquire() as conn, conn.transaction():
         tid = await conn.fetchval(
             """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at, certified,
-                                        schedule_id, occurrence)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                                        schedule_id, occurrence, salt, start)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                ON CONFLICT (schedule_id, occurrence) DO NOTHING RETURNING id""",
             name,
             settings,
@@ -83,6 +100,8 @@ async def create_tournament(
             certified,
             schedule_id,
             occurrence,
+            salt,
+            start,
         )
         if tid is not None and par is not None:
             await save_par(conn, tid, par)
@@ -147,28 +166,43 @@ async def tournament(db: asyncpg.Pool | asyncpg.Connection, tournament_id: int) 
     return await db.fetchrow(f"{TOURNAMENT_SQL} WHERE t.id = $1", tournament_id)
 
 
-async def join(db: asyncpg.Pool, tournament_id: int, player_id: int) -> int | None:
-    """A new entry, or None when the player already has one in this tournament."""
+class JoinRefused(Exception):
+    """The entry was not made; the reason is for the player."""
+
+
+async def join(db: asyncpg.Pool, tournament_id: int, player_id: int, address_hash: bytes | None = None) -> int:
+    """A new entry, or JoinRefused: the player has one already, the tournament is full, or entries
+    are over (checked again here, under the tournament's row lock, so that no entry of a
+    tournament that starts together slips in after its start)."""
     async with db.acquire() as conn, conn.transaction():
         if await conn.fetchval(
             "SELECT 1 FROM entries WHERE tournament_id = $1 AND player_id = $2", tournament_id, player_id
         ):
-            return None
-        ordinal = await conn.fetchval(
-            """UPDATE tournaments SET entry_count = entry_count + 1 WHERE id = $1 AND entry_count < $2
+            raise JoinRefused("you already have an entry in this tournament")
+        row = await conn.fetchrow(
+            """UPDATE tournaments t SET entry_count = entry_count + 1
+                WHERE id = $1 AND entry_count < $2 AND finished_at IS NULL
+                  AND CASE WHEN start = 'together' THEN now() < opens_at
+                           ELSE now() >= opens_at AND now() < closes_at END
                RETURNING entry_count""",
             tournament_id,
             MAX_ENTRANTS,
         )
-        if ordinal is None:
-            return None
-        return await conn.fetchval(
-            """INSERT INTO entries (tournament_id, player_id, ordinal) VALUES ($1, $2, $3)
+        if row is None:
+            full = await conn.fetchval("SELECT entry_count >= $2 FROM tournaments WHERE id = $1", tournament_id,
+                                       MAX_ENTRANTS)
+            raise JoinRefused("the tournament is full" if full else "entries are closed")
+        entry_id = await conn.fetchval(
+            """INSERT INTO entries (tournament_id, player_id, ordinal, address_hash) VALUES ($1, $2, $3, $4)
                ON CONFLICT (tournament_id, player_id) DO NOTHING RETURNING id""",
             tournament_id,
             player_id,
-            ordinal,
+            row["entry_count"],
+            address_hash,
         )
+        if entry_id is None:
+            raise JoinRefused("you already have an entry in this tournament")
+        return entry_id  # type: ignore[no-any-return]
 
 
 async def entry(db: asyncpg.Pool | asyncpg.Connection, entry_id: int) -> asyncpg.Record | None:
@@ -189,7 +223,7 @@ async def start(db: asyncpg.Pool, entry_id: int, time_limit: int) -> asyncpg.Rec
         """UPDATE entries e SET status = 'playing', started_at = now(),
                   deadline = now() + make_interval(secs => $2)
              FROM tournaments t
-            WHERE e.id = $1 AND e.status = 'joined' AND t.id = e.tournament_id
+            WHERE e.id = $1 AND e.status = 'joined' AND t.id = e.tournament_id AND t.start = 'own'
               AND t.finished_at IS NULL AND now() >= t.opens_at AND now() < t.closes_at
         RETURNING e.started_at, e.deadline""",
         entry_id,
@@ -197,9 +231,36 @@ async def start(db: asyncpg.Pool, entry_id: int, time_limit: int) -> asyncpg.Rec
     )
 
 
-async def claim(db: asyncpg.Pool, entry_id: int) -> int:
+async def start_together(db: asyncpg.Pool, tournament_id: int | None = None) -> list[asyncpg.Record]:
+    """Start every waiting entry of every tournament that starts together and whose opening time
+    has come (or of one tournament), all at their tournament's opening time.
+
+    One statement: any number of server processes may run it at once, and each entry is started
+    exactly once (a row another process has just started no longer matches ``status = 'joined'``).
+    An entry whose join committed a moment after the start is started by the next run, on the
+    same clock: ``started_at = opens_at``, ``deadline = closes_at``.
+    """
+    return await db.fetch(
+        """WITH u AS (
+               UPDATE entries e SET status = 'playing', started_at = t.opens_at, deadline = t.closes_at
+                 FROM tournaments t
+                WHERE t.id = e.tournament_id AND e.status = 'joined' AND t.start = 'together'
+                  AND t.finished_at IS NULL AND t.opens_at <= now()
+                  AND ($1::bigint IS NULL OR t.id = $1)
+            RETURNING e.id, e.tournament_id, e.ordinal, e.player_id, e.status, e.score, e.final_score, e.time_left)
+           SELECT u.*, p.name AS player FROM u JOIN players p ON p.id = u.player_id""",
+        tournament_id,
+    )
+
+
+async def claim(db: asyncpg.Pool, entry_id: int, address_hash: bytes | None = None) -> int:
     """Become the entry's one writer: a new epoch that every later move must carry."""
-    return await db.fetchval("UPDATE entries SET epoch = epoch + 1 WHERE id = $1 RETURNING epoch", entry_id)
+    return await db.fetchval(
+        """UPDATE entries SET epoch = epoch + 1, play_address_hash = coalesce($2, play_address_hash)
+            WHERE id = $1 RETURNING epoch""",
+        entry_id,
+        address_hash,
+    )
 
 
 async def moves(db: asyncpg.Pool | asyncpg.Connection, entry_id: int) -> list[asyncpg.Record]:
@@ -336,7 +397,7 @@ async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit
 async def replays(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
     """Every entry of a tournament with its moves, for the published replays."""
     return await db.fetch(
-        """SELECT e.id AS entry_id, e.player_id, p.name AS player, e.status, e.final_score, e.time_left,
+        """SELECT e.id AS entry_id, e.ordinal, e.player_id, p.name AS player, e.status, e.final_score, e.time_left,
                   e.disqualified,
                   coalesce((SELECT jsonb_agg(m.move || jsonb_build_object('t', m.t) ORDER BY m.n)
                               FROM moves m WHERE m.entry_id = e.id), '[]'::jsonb) AS moves
@@ -350,14 +411,15 @@ async def replays(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
 
 
 async def edit_tournament(
-    db: asyncpg.Pool, tournament_id: int, name: str, settings: dict[str, Any], seed: str, commitment: str,
+    db: asyncpg.Pool, tournament_id: int, name: str, settings: dict[str, Any], seed: str, salt: str, commitment: str,
     opens_at: datetime, closes_at: datetime,
 ) -> bool:
     """Change a tournament that has not opened yet (False: it has opened, finished or been cancelled)."""
     done = await db.fetchval(
-        """UPDATE tournaments SET name = $2, settings = $3, seed = $4, commitment = $5, opens_at = $6, closes_at = $7
+        """UPDATE tournaments SET name = $2, settings = $3, seed = $4, commitment = $5, opens_at = $6, closes_at = $7,
+                  salt = $8
             WHERE id = $1 AND finished_at IS NULL AND now() < opens_at RETURNING id""",
-        tournament_id, name, settings, seed, commitment, opens_at, closes_at,
+        tournament_id, name, settings, seed, commitment, opens_at, closes_at, salt,
     )
     return done is not None
 

@@ -2,11 +2,13 @@
 
 It fetches the tournament, its replays and its standings over the public HTTP API, then:
 
-1. recomputes the SHA-256 commitment from the revealed seed and the settings (the canonical form
-   of docs/protocol.md, computed here, not by the server's code) and compares it with the
+1. recomputes the SHA-256 commitment from the revealed salt, seed and settings (the canonical form
+   of docs/protocol.md, computed here, not by the server's code; tournaments created before salts
+   have none and were committed to the seed and settings alone) and compares it with the
    commitment published when the tournament was created;
 2. rebuilds every game from the seed and its move list with the engine alone
-   (``engine.replay.replay_game``, REPLAY.md);
+   (``engine.replay.replay_game``, REPLAY.md), each entry's renamed deal when the tournament
+   plays with ``deal_variation``;
 3. compares each recomputed final score with the published one and with the standings, and checks
    that the standings hold every entry once, in the ranking order of RULES.md.
 
@@ -38,9 +40,19 @@ class VerifyError(Exception):
     """Verification could not even start: bad input, not the tournament's fault."""
 
 
-def commitment_of(seed: str, settings: dict[str, Any]) -> str:
-    """SHA-256 (hex) of ``{"seed": ..., "settings": ...}`` as canonical JSON: keys sorted, no spaces, UTF-8."""
-    text = json.dumps({"seed": seed, "settings": settings}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+# Settings added after the first tournaments were committed: a tournament made before them (one
+# with no salt) may leave them out, and then plays them at their defaults.
+LATER_SETTINGS = ("reveals_final", "deal_variation")
+
+
+def commitment_of(seed: str, settings: dict[str, Any], salt: str | None = None) -> str:
+    """SHA-256 (hex) of ``{"salt": ..., "seed": ..., "settings": ...}`` as canonical JSON: keys
+    sorted, no spaces, UTF-8. With no salt (tournaments created before salts), of
+    ``{"seed": ..., "settings": ...}``."""
+    committed: dict[str, Any] = {"seed": seed, "settings": settings}
+    if salt is not None:
+        committed["salt"] = salt
+    text = json.dumps(committed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -63,6 +75,7 @@ class GameCheck:
     published: int | None
     recomputed: int | None
     time_left: int | None  # recomputed: whole seconds left when the game ended
+    entry: int | None = None  # the entry's ordinal (1, 2, ...): which renamed deal it played
     rank: int | None = None
     standing: int | None = None  # the score the standings give this entry
     disqualified: str | None = None  # the organiser's reason: the entry is left out of the ranking
@@ -165,12 +178,20 @@ def fetch(base_url: str, tournament_id: int, client: Any = None) -> tuple[dict[s
 # ----------------------------------------------------------------------------- checking
 
 
-def _settings_check(settings: Any) -> Check:
+def _unreadable(number: int, problem: str) -> GameCheck:
+    return GameCheck(line=number, entry_id=None, player="?", status="?", moves=0, published=None, recomputed=None,
+                     time_left=None, problems=[problem])
+
+
+def _settings_check(settings: Any, salted: bool) -> Check:
     try:
         filled = Settings.from_json(settings).to_json()
     except EngineError as err:
         return Check("settings", False, f"the engine refuses them: {err.reason}")
-    if filled != settings:
+    left_out = set(filled) - set(settings)
+    if not salted:  # committed before the later settings existed: they play at their defaults
+        left_out -= set(LATER_SETTINGS)
+    if left_out or any(filled[k] != v for k, v in settings.items() if k in filled):
         return Check("settings", False, f"not every setting is given (the engine reads {filled})")
     return Check(
         "settings",
@@ -183,13 +204,14 @@ def _game(number: int, text: str, seed: str, settings: dict[str, Any]) -> GameCh
     try:
         line = json.loads(text)
     except ValueError:
-        return GameCheck(number, None, "?", "?", 0, None, None, None, problems=["not valid JSON"])
+        return _unreadable(number, "not valid JSON")
     if not isinstance(line, dict):
-        return GameCheck(number, None, "?", "?", 0, None, None, None, problems=["not a JSON object"])
+        return _unreadable(number, "not a JSON object")
     moves = line.get("moves", [])
     game = GameCheck(
         line=number,
         entry_id=line.get("entry_id") if type(line.get("entry_id")) is int else None,
+        entry=line.get("entry") if type(line.get("entry")) is int else None,
         player=str(line.get("player", "?")),
         status=str(line.get("status", "?")),
         moves=len(moves) if isinstance(moves, list) else 0,
@@ -205,9 +227,16 @@ def _game(number: int, text: str, seed: str, settings: dict[str, Any]) -> GameCh
     differ = sorted(k for k in settings if line.get(k) != settings[k])
     if differ:
         game.problems.append(f"its settings differ from the tournament's: {', '.join(differ)}")
-    # The deal comes from the revealed seed and the committed settings, whatever the line says.
+    # The deal comes from the revealed seed and the committed settings, whatever the line says;
+    # with deal_variation, renamed for the entry's ordinal (which must be a whole number from 1).
+    spec: dict[str, Any] = {**settings, "seed": seed, "moves": moves}
+    if settings.get("deal_variation"):
+        if game.entry is None or game.entry < 1:
+            game.problems.append("deal_variation is on but the line names no entry ordinal ('entry')")
+            return game
+        spec["entry"] = game.entry
     try:
-        out = replay_game({**settings, "seed": seed, "moves": moves})
+        out = replay_game(spec)
     except EngineError as err:
         game.problems.append(f"the engine cannot replay it: {err.reason}")
         return game
@@ -248,6 +277,14 @@ def _standings_checks(games: list[GameCheck], standings: list[dict[str, Any]]) -
     if ranked_out:
         problems.append(f"disqualified entries ranked: {ranked_out}")
     checks.append(Check("standings", not problems, "; ".join(problems) or f"{len(standings)} entries, each once"))
+    ordinals = [g.entry for g in games if g.entry is not None]
+    if ordinals:
+        repeated = sorted({o for o in ordinals if ordinals.count(o) > 1})
+        checks.append(Check(
+            "entries",
+            not repeated,
+            f"ordinals used twice: {repeated}" if repeated else f"{len(ordinals)} ordinal(s), each once",
+        ))
 
     for s in standings:
         g = by_entry.get(s.get("entry_id"))
@@ -279,9 +316,15 @@ def verify_data(tour: dict[str, Any], replays: str, standings: list[dict[str, An
     if not isinstance(seed, str) or not isinstance(settings, dict):
         checks.append(Check("seed", False, "the finished tournament shows no seed or no settings"))
         return Report(tour, checks, [])
+    salt = tour.get("salt")
+    if salt is not None and not isinstance(salt, str):
+        checks.append(Check("salt", False, "the salt is not a string"))
+        return Report(tour, checks, [])
     checks.append(Check("seed", True, f"revealed: {seed!r}"))
-    checks.append(_settings_check(settings))
-    expected = commitment_of(seed, settings)
+    checks.append(Check("salt", True, f"revealed: {salt!r}" if salt is not None
+                        else "none: created before salts, committed to the seed and settings alone"))
+    checks.append(_settings_check(settings, salt is not None))
+    expected = commitment_of(seed, settings, salt)
     published = tour.get("commitment")
     checks.append(Check(
         "commitment",

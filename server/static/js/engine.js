@@ -654,13 +654,15 @@ export async function replayGame(spec, hash = digest) {
   return { initial, steps, final_score: game.finalScore };
 }
 
-/** SHA-256 hex of the canonical JSON of {"seed", "settings"}: the tournament's commitment. */
-export async function commitment(seed, settings, hash = digest) {
+/** SHA-256 hex of the canonical JSON of {"salt", "seed", "settings"}: the tournament's commitment.
+ * `salt` null or undefined: the form of tournaments created before salts, {"seed", "settings"}. */
+export async function commitment(seed, settings, salt = null, hash = digest) {
   const canonical = (v) => {
     if (v === null || typeof v !== "object") return JSON.stringify(v);
     if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
     return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
   };
-  const bytes = new TextEncoder().encode(canonical({ seed, settings }));
+  const committed = salt === null || salt === undefined ? { seed, settings } : { salt, seed, settings };
+  const bytes = new TextEncoder().encode(canonical(committed));
   return Array.from(await hash(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -48,13 +48,15 @@ export function mount(main, tidText) {
       el("h2", {}, "Fair play"),
       el("dl", {},
         el("dt", {}, "Seed"), el("dd", {}, el("code", { "data-field": "seed" }, t.seed)),
+        t.salt ? [el("dt", {}, "Salt"), el("dd", {}, el("code", { "data-field": "salt" }, t.salt))] : null,
         el("dt", {}, "Commitment"), el("dd", {}, el("code", { "data-field": "commitment" }, t.commitment)),
         el("dt", {}, "Check"), el("dd", {}, check)),
       el("p", { class: "muted small" }, "The commitment was published when the tournament was created: SHA-256 of ",
-        "the seed and settings. This page recomputes it, rebuilds the deal from the seed and re-scores every replay.")));
-    commitment(t.seed, t.settings).then((hash) => {
+        t.salt ? "the salt, seed and settings (the salt, drawn by the server, keeps even a short seed from being guessed)." :
+          "the seed and settings.", This page recomputes it, rebuilds the deal from the seed and re-scores every replay.")));
+    commitment(t.seed, t.settings, t.salt).then((hash) => {
       const ok = hash === t.commitment;
-      check.textContent = ok ? "\u2713 the seed and settings match the commitment" : `\u2717 mismatch: ${hash}`;
+      check.textContent = ok ? `\u2713 the ${t.salt ? "salt, " : ""}seed and settings match the commitment` : `\u2717 mismatch: ${hash}`;
       check.classList.add(ok ? "ok" : "bad");
       check.dataset.ok = ok;
     });
