@@ -325,7 +325,10 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     pg = PgCpu(args.pg, name)
     try:
         env = {"DATABASE_URL": db_url, "REDIS_URL": args.redis, "REDIS_PREFIX": prefix, "ADMIN_TOKEN": admin,
-               "RATE_PER_SECOND": "1000", "RATE_BURST": "1000", "DB_POOL_SIZE": str(args.pool)}
+               "RATE_PER_SECOND": "1000", "RATE_BURST": "1000", "DB_POOL_SIZE": str(args.pool),
+               # Every bot registers and joins from this one machine: lift the per-address limits.
+               "REGISTER_PER_MINUTE": "1000000", "REGISTER_BURST": "1000000",
+               "JOIN_PER_MINUTE": "1000000", "JOIN_BURST": "1000000"}
         for item in args.server_env:
             key, _, value = item.partition("=")
             env[key] = value

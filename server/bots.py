@@ -594,15 +594,22 @@ class Swarm:
             sem = asyncio.Semaphore(cfg.connect_concurrency)
 
             async def post(url: str, **kw: Any) -> Any:
-                for attempt in range(4):  # a loaded server may time out now and then: try again
+                attempt = 0
+                while True:  # a loaded server may time out now and then: try again
                     try:
-                        return await http.post(url, **kw)
+                        r = await http.post(url, **kw)
+                        if r.status_code != 429:
+                            return r
+                        # The server's per-address limit on registering and joining: wait as told.
+                        self.stats.errors["setup_429"] += 1
+                        await asyncio.sleep(float(r.headers.get("retry-after", "1")))
+                        continue
                     except httpx.TransportError as err:
+                        attempt += 1
                         self.stats.errors[f"setup_{type(err).__name__}"] += 1
-                        if attempt == 3:
+                        if attempt == 4:
                             raise BotError(f"cannot reach {url}: {type(err).__name__} {err}") from err
-                        await asyncio.sleep(1 + attempt)
-                raise AssertionError("unreachable")
+                        await asyncio.sleep(attempt)
 
             async def one(i: int) -> Bot:
                 server = cfg.servers[i % len(cfg.servers)]

@@ -31,8 +31,12 @@ def assert_error(r: httpx.Response, status: int, *needles: str) -> dict[str, Any
     return body  # type: ignore[no-any-return]
 
 
-def canonical_commitment(seed: str, settings: dict[str, Any]) -> str:
-    text = json.dumps({"seed": seed, "settings": settings}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def canonical_commitment(seed: str, settings: dict[str, Any], salt: str | None = None) -> str:
+    """The commitment as docs/protocol.md defines it, computed here without the server's code."""
+    committed: dict[str, Any] = {"seed": seed, "settings": settings}
+    if salt is not None:
+        committed["salt"] = salt
+    text = json.dumps(committed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -186,7 +190,16 @@ async def test_tournament_body_is_validated(api: Api, database_url: str, change:
     assert await count_tournaments(database_url, name) == 0
 
 
-def test_settings_are_filled_in_and_covered_by_the_commitment(api: Api) -> None:
+async def salt_of(database_url: str, tournament_id: int) -> str:
+    """The salt kept secret until the finish (read from the database, as no route shows it yet)."""
+    conn = await asyncpg.connect(database_url)
+    try:
+        return str(await conn.fetchval("SELECT salt FROM tournaments WHERE id = $1", tournament_id))
+    finally:
+        await conn.close()
+
+
+async def test_settings_are_filled_in_and_covered_by_the_commitment(api: Api, database_url: str) -> None:
     seed = unique("fill")
     r = api.http.post("/api/tournaments", headers=api.admin(),
                       json=body_for("defaults", seed=seed, settings={"variant": "spider", "time_limit": 300.0}))
@@ -196,7 +209,9 @@ def test_settings_are_filled_in_and_covered_by_the_commitment(api: Api) -> None:
     assert tour["settings"] == expected and expected["free_column"] is False and expected["suits"] in (1, 2, 4)
     assert set(expected) == {"variant", "suits", "free_column", "undo", "undo_limit", "reveals_final",
                              "time_limit", "draw_pile_choice", "draw_pile_tops_up", "deal_variation"}
-    assert tour["commitment"] == canonical_commitment(seed, tour["settings"])
+    salt = await salt_of(database_url, tour["id"])
+    assert tour["commitment"] == canonical_commitment(seed, tour["settings"], salt)
+    assert tour["commitment"] != canonical_commitment(seed, tour["settings"])  # the salt is covered
     default = api.http.post("/api/tournaments", headers=api.admin(), json={"name": "all defaults"})
     assert default.status_code == 201, default.text
     made = default.json()
@@ -211,11 +226,12 @@ def test_settings_are_filled_in_and_covered_by_the_commitment(api: Api) -> None:
 # ----------------------------------------------------------------------------- public views
 
 
-async def test_public_views_show_the_commitment_and_never_the_seed(api: Api, server: Any) -> None:
+async def test_public_views_show_the_commitment_and_never_the_seed(api: Api, server: Any, database_url: str) -> None:
     seed = "secret-" + secrets.token_hex(12)
     tour = api.create_tournament(name="no peeking", seed=seed, variant="spider78", suits=2)
-    assert tour["seed"] is None and tour["status"] == "open"
-    assert tour["commitment"] == canonical_commitment(seed, tour["settings"])
+    assert tour["seed"] is None and tour["salt"] is None and tour["status"] == "open"
+    salt = await salt_of(database_url, tour["id"])
+    assert tour["commitment"] == canonical_commitment(seed, tour["settings"], salt)
     assert len(tour["commitment"]) == 64 and int(tour["commitment"], 16) >= 0
     _, token = api.register("peeker")
     entry = api.join(tour["id"], token)
@@ -236,7 +252,7 @@ async def test_public_views_show_the_commitment_and_never_the_seed(api: Api, ser
         return views
 
     for view in tournament_views():
-        assert view["commitment"] == tour["commitment"] and view["seed"] is None
+        assert view["commitment"] == tour["commitment"] and view["seed"] is None and view["salt"] is None
         assert view["entrants"] == 1
     texts = [
         api.http.get(f"/api/tournaments/{tour['id']}").text,
@@ -247,7 +263,7 @@ async def test_public_views_show_the_commitment_and_never_the_seed(api: Api, ser
         api.http.get("/schema/openapi.json").text,
     ]
     for text in texts:
-        assert seed not in text
+        assert seed not in text and salt not in text
 
 
 def test_list_filters_by_status(api: Api) -> None:

@@ -22,9 +22,12 @@ SEED = "lifecycle-✓-seed"
 FREE = 8  # spider78's free column
 
 
-def canonical_commitment(seed: str, settings: dict[str, Any]) -> str:
+def canonical_commitment(seed: str, settings: dict[str, Any], salt: str | None = None) -> str:
     """The commitment as docs/protocol.md defines it, computed here without the server's code."""
-    text = json.dumps({"seed": seed, "settings": settings}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    committed: dict[str, Any] = {"seed": seed, "settings": settings}
+    if salt is not None:
+        committed["salt"] = salt
+    text = json.dumps(committed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -138,8 +141,10 @@ async def test_a_tournament_lives_by_the_clock(api: Api, server: Any, database_u
 
     # The reveal: the seed, and the commitment recomputed from it and the settings.
     assert finished["seed"] == SEED
-    assert finished["commitment"] == tour["commitment"] == canonical_commitment(SEED, finished["settings"])
-    assert canonical_commitment(SEED + "x", finished["settings"]) != finished["commitment"]
+    assert tour["salt"] is None and len(finished["salt"]) == 32  # 128 bits, revealed with the seed
+    assert finished["commitment"] == tour["commitment"] == canonical_commitment(
+        SEED, finished["settings"], finished["salt"])
+    assert canonical_commitment(SEED + "x", finished["settings"], finished["salt"]) != finished["commitment"]
     assert finished["entrants"] == 4
 
     # Replays: REPLAY.md input lines; the engine's verifier alone gives every published final score.

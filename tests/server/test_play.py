@@ -10,7 +10,7 @@ import websockets
 
 from engine import Game, Settings, move_from_json
 from tests.client import Api, Player
-from tests.conftest import server_env
+from tests.conftest import UNLIMITED, server_env
 from tests.serverproc import ServerProcess
 
 SEED = "play-tests"
@@ -250,7 +250,8 @@ async def test_a_fast_client_is_slowed_to_the_rate(database_url: str, redis_url:
     from tests.serverproc import ServerProcess
     from tests.services import unique_name
 
-    proc = ServerProcess(database_url, redis_url, admin_token, env={"REDIS_PREFIX": unique_name("st")}).start()
+    env = {"REDIS_PREFIX": unique_name("st"), **UNLIMITED}
+    proc = ServerProcess(database_url, redis_url, admin_token, env=env).start()
     try:
         api = Api(proc.url, admin_token)
         tour = api.create_tournament(name="paced", seed=SEED, variant="spider78", suits=2)
