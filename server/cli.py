@@ -101,6 +101,8 @@ def run_tournament_create(args: argparse.Namespace) -> int:
             "undo_limit": args.undo_limit,
             "draw_pile_choice": args.draw_pile_choice,
             "draw_pile_tops_up": args.draw_pile_tops_up,
+            "reveals_final": args.reveals_final,
+            "deal_variation": args.deal_variation,
         }.items()
         if v is not None
     }
@@ -112,6 +114,7 @@ def run_tournament_create(args: argparse.Namespace) -> int:
         "seed": args.seed,
         "certified": args.certified or None,
         "certify_seconds": args.certify_seconds,
+        "start": args.start,
     }
     try:
         data = msgspec.convert({k: v for k, v in body.items() if v is not None}, p.TournamentCreate)
@@ -153,6 +156,52 @@ def _admin_post(
         print(f"error {r.status_code}: {r.text}", file=sys.stderr)
         return 1, None
     return 0, r.json()
+
+
+def run_integrity(args: argparse.Namespace) -> int:
+    """The organiser's integrity report of a tournament: flags with their evidence."""
+    import httpx
+
+    from .config import server_url
+
+    url = (args.server or server_url()).rstrip("/")
+    token = args.admin_token or os.environ.get("ADMIN_TOKEN")
+    if not token:
+        print("error: give --admin-token or set ADMIN_TOKEN", file=sys.stderr)
+        return 2
+    try:
+        r = httpx.get(f"{url}/api/tournaments/{args.tournament_id}/integrity",
+                      headers={"authorization": f"Bearer {token}"}, timeout=120)
+    except httpx.HTTPError as err:
+        print(f"error: cannot reach {url}: {err}", file=sys.stderr)
+        return 1
+    if r.status_code != 200:
+        print(f"error {r.status_code}: {r.text}", file=sys.stderr)
+        return 1
+    report = r.json()
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    th = report["thresholds"]
+    print(f"Tournament {report['tournament_id']} {report['name']!r} ({report['status']}): {report['entries']} entries, "
+          f"{len(report['flags'])} flag(s)")
+    print(f"  peek: a revealing move undone within {th['peek_seconds']:g} s; scout: {th['scout_deals']} deals within "
+          f"{th['scout_seconds']:g} s of the start, then an end or {th['idle_seconds']:g} s of nothing")
+    for flag in report["flags"]:
+        entries = flag["entries"] if flag["type"] == "shared_address" else [flag["entry"]]
+        who = ", ".join(f"entry {e['entry_id']} (#{e['ordinal']} {e['player']}, {e['status']}, {e['score']})"
+                        for e in entries)
+        print(f"- {flag['type']}: {who}")
+        print(f"    {flag['summary']}")
+        for peek in flag.get("peeks", []):
+            print(f"    move {peek['move']} at {peek['t']:.1f} s turned a card in column {peek['column']}; "
+                  f"undone by move {peek['undo_move']} at {peek['undo_t']:.1f} s")
+        for deal in flag.get("deals", []):
+            pile = "" if deal["pile"] is None else f" pile {deal['pile']}"
+            print(f"    move {deal['move']} at {deal['t']:.1f} s: deal{pile}")
+    if not report["flags"]:
+        print("Nothing to look into.")
+    return 0
 
 
 def run_leaderboard_rebuild(args: argparse.Namespace) -> int:
@@ -203,9 +252,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     create.add_argument("--undo-limit", type=int)
     create.add_argument("--draw-pile-choice", type=_bool)
     create.add_argument("--draw-pile-tops-up", type=_bool)
+    create.add_argument("--reveals-final", type=_bool, metavar="on|off",
+                        help="a revealed card stays revealed: undo gives no free peek at face-down cards")
+    create.add_argument("--deal-variation", type=_bool, metavar="on|off",
+                        help="each entry plays the deal renamed: a second entry cannot read the deal off its screen")
+    create.add_argument("--start", choices=["own", "together"],
+                        help="together: everyone starts at --opens-at, so nobody can play the deal before anybody "
+                        "else (closes at opens + time limit); own (default): each starts when ready")
     create.add_argument("--opens-at", help="ISO time with zone; default now")
-    create.add_argument("--closes-at", help="ISO time with zone; default an hour after opening")
-    create.add_argument("--seed", help="default: drawn from a cryptographic source")
+    create.add_argument("--closes-at", help="ISO time with zone; default an hour after opening (not with together)")
+    create.add_argument("--seed", help="default: drawn from a cryptographic source; a short one is safe too, "
+                        "as the commitment also covers a secret 128-bit salt")
     create.add_argument(
         "--certified", action="store_true", help="a deal the server's solver wins (it draws seeds until one is won)"
     )
@@ -218,6 +275,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     add_tournament_commands(tsub)  # spidertour tournament edit|close|cancel|entries|disqualify
     add_schedule_command(sub)  # spidertour schedule create|list|stop
+
+    integrity = sub.add_parser("integrity", help="organiser: a tournament's integrity report "
+                               "(shared addresses, undo peeks, scouting entries), with the evidence")
+    integrity.add_argument("tournament_id", type=int)
+    integrity.add_argument("--json", action="store_true", help="print the report as JSON")
+    integrity.add_argument("--server", help=URL_HELP)
+    integrity.add_argument("--admin-token", help="default $ADMIN_TOKEN")
+    integrity.set_defaults(run=run_integrity)
 
     board = sub.add_parser("leaderboard", help="leaderboard commands")
     bsub = board.add_subparsers(dest="action", required=True)

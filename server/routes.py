@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, TypeVar
 
@@ -19,6 +20,7 @@ from engine import EngineError, Settings
 from . import protocol as p
 from . import store
 from .fairness import commitment, new_salt, new_seed, new_token, same_secret, token_hash
+from .integrity import report as integrity_report
 from .leaderboard import MAX_TIME_LIMIT, Row
 from .limits import limit_guard
 from .openapi import ADMIN, PLAYER, errors
@@ -394,6 +396,18 @@ async def get_par(request: Request[Any, Any, Any], tournament_id: int) -> dict[s
     return game
 
 
+@get("/api/tournaments/{tournament_id:int}/integrity", guards=[admin_guard], security=ADMIN,
+     responses=errors(401, 403, 404))
+async def integrity(request: Request[Any, Any, Any], tournament_id: int) -> p.IntegrityReport:
+    """Organiser (admin token): shared client addresses, undo peeks and scouting entries, each
+    with its evidence. Nothing is done about them: the organiser decides."""
+    services = _services(request)
+    tour = await _tournament(services, tournament_id)
+    rows = await store.integrity_rows(services.db, tournament_id)
+    # Replaying every game is CPU work: off the event loop, so play goes on meanwhile.
+    return await asyncio.to_thread(integrity_report, tour, rows, datetime.now(UTC))
+
+
 @get("/health", responses={503: ResponseSpec(p.Health, description="PostgreSQL or Redis does not answer")})
 async def health(request: Request[Any, Any, Any]) -> Response[p.Health]:
     """200 once PostgreSQL and Redis both answer, else 503."""
@@ -423,5 +437,6 @@ ROUTES = [
     standings,
     replays,
     get_par,
+    integrity,
     health,
 ]

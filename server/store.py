@@ -565,3 +565,17 @@ async def scheduled_tournaments(db: asyncpg.Pool, schedule_id: int, limit: int =
     return await db.fetch(
         f"{TOURNAMENT_SQL} WHERE t.schedule_id = $1 ORDER BY t.occurrence DESC LIMIT $2", schedule_id, limit
     )
+
+
+async def integrity_rows(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
+    """Every entry of a tournament with its moves and the keyed hashes of its client addresses."""
+    return await db.fetch(
+        """SELECT e.id AS entry_id, e.ordinal, e.player_id, p.name AS player, e.status, e.score, e.final_score,
+                  e.started_at, e.ended_at, p.address_hash, e.address_hash AS join_hash,
+                  e.play_address_hash AS play_hash,
+                  coalesce((SELECT jsonb_agg(m.move || jsonb_build_object('t', m.t) ORDER BY m.n)
+                              FROM moves m WHERE m.entry_id = e.id), '[]'::jsonb) AS moves
+             FROM entries e JOIN players p ON p.id = e.player_id
+            WHERE e.tournament_id = $1 ORDER BY e.ordinal""",
+        tournament_id,
+    )
