@@ -36,6 +36,9 @@ def run_serve(args: argparse.Namespace) -> int:
         log_config=log_config,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        # The client's address is decided by the server's own TRUSTED_PROXIES setting (server/limits.py),
+        # never by uvicorn, which would otherwise believe X-Forwarded-For from any local peer.
+        proxy_headers=False,
     )
     return 0
 

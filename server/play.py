@@ -315,15 +315,18 @@ class PlaySession:
         else:
             await self.error("bad_message", "already authenticated")
 
-    async def _start_together(self) -> None:
+    async def _start_together(self, asked: bool = False) -> None:
         """The opening time of a tournament that starts together: the server starts every game
         (the clock's sweep does it too, for players who are not connected; whichever runs first)."""
         live = self.live
         assert live is not None
         for started in await store.start_together(self.s.db, live.tournament_id):
             await self.s.publish(started["tournament_id"], started["ordinal"], row_of(started))
-        await self._reload()
-        await self._send_state()
+        await self._reload()  # still waiting (the database's clock a moment behind): the timer looks again
+        if self.live is not None and self.live.status != "joined":
+            await self._send_state()
+        elif asked:
+            await self.error("starts_together", "the server is starting every game: a moment")
 
     async def _start(self) -> None:
         live = self.live
@@ -340,7 +343,7 @@ class PlaySession:
                     "the server starts your game then",
                 )
             else:
-                await self._start_together()
+                await self._start_together(asked=True)
             return
         row = await store.start(self.s.db, self.entry_id, live.time_limit)
         if row is None:
