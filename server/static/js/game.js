@@ -6,7 +6,7 @@ import { cardWords } from "./cards.js";
 import { VARIANTS } from "./engine.js";
 import { PlaySocket } from "./playsocket.js";
 import { beep } from "./sound.js";
-import { clock, confirmDialog, describeSettings, el, STATUS_NAMES } from "./ui.js";
+import { clock, confirmDialog, countdown, describeSettings, el, STATUS_NAMES } from "./ui.js";
 
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
 const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
@@ -209,7 +209,9 @@ export function mount(main, entryIdText) {
 
   function onNotice(code, reason) {
     if (code === "unauthorised") return; // the closing that follows says it in full
-    if ((code === "not_open" || code === "already_started") && state?.status === "joined") showStart(state);
+    if ((code === "not_open" || code === "already_started" || code === "starts_together") && state?.status === "joined") {
+      showStart(state);
+    }
     say(code === "taken_over" ? "This game was opened in another window or on another device." : reason, "info");
   }
 
@@ -266,6 +268,15 @@ export function mount(main, entryIdText) {
 
   function showStart(s) {
     startPanel.hidden = false;
+    if (s.status === "joined" && s.starts_at) {
+      // Everyone starts together: the server starts this game at the opening time, connected or not.
+      startPanel.replaceChildren(
+        el("h2", {}, "Everyone starts together"),
+        el("p", {}, `The server starts every entrant's game at the same moment; your clock (${clock(s.time_limit)}) `,
+          "runs from then, whether or not this page is open."),
+        el("p", { class: "big-countdown" }, countdown(s.starts_at, "Your game starts in", "Starting\u2026")));
+      return;
+    }
     const button = el("button", { class: "btn primary big", "data-action": "start",
       onclick: () => { button.disabled = true; socket.start(); } }, "Start the game");
     startPanel.replaceChildren(

@@ -3,7 +3,7 @@
 // and the time left of every game still playing counted down from its deadline.
 
 import { api, knownEntries, player, wsUrl } from "./api.js";
-import { certifiedBadge, clock, describeSettings, el, STATUS_NAMES } from "./ui.js";
+import { certifiedBadge, clock, countdown, describeSettings, el, STATUS_NAMES } from "./ui.js";
 
 export function mount(main, tidText) {
   const tid = Number(tidText);
@@ -139,7 +139,9 @@ export function mount(main, tidText) {
       if (badge && !page.querySelector("[data-field=certified]")) status.after(badge);
       document.title = `${t.name} \u00b7 leaderboard`;
       meta.replaceChildren(describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)} \u00b7 `,
-        el("span", { "data-field": "entrants" }, entrants || t.entrants), " entrants");
+        el("span", { "data-field": "entrants" }, entrants || t.entrants), " entrants",
+        t.start === "together" && t.status === "scheduled"
+          ? [" \u00b7 everyone starts together: ", countdown(t.opens_at)] : null);
       setStatus(t.status);
     } catch (err) {
       if (err.status === 404) unknown();

@@ -2,11 +2,11 @@
 // tournament by status with its game, settings, time limit, entrants and commitment.
 
 import { api, forgetPlayer, player, setPlayer } from "./api.js";
-import { certifiedBadge, clock, copyText, describeSettings, el, notify, STATUS_NAMES, when } from "./ui.js";
+import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notify, STATUS_NAMES, when } from "./ui.js";
 
 const SECTIONS = [
   ["open", "Open now", "Join, then start whenever you are ready."],
-  ["scheduled", "Upcoming", "Entries open at the time shown."],
+  ["scheduled", "Upcoming", "Entries open at the time shown; a tournament that starts together takes them until then."],
   ["closing", "Closing", "No new entries: games in progress are finishing."],
   ["finished", "Finished", "Seeds revealed, replays published."],
 ];
@@ -148,7 +148,8 @@ export function mount(main) {
     const mine = entries.find((e) => e.tournament_id === t.id);
     const s = t.settings;
     const actions = [];
-    if (t.status === "open" && !mine) {
+    const together = t.start === "together";
+    if (!mine && (together ? t.status === "scheduled" : t.status === "open")) {
       actions.push(player()
         ? el("button", { class: "btn primary", "data-action": "join", onclick: () => join(t) }, "Join")
         : el("span", { class: "muted" }, "Register to join"));
@@ -167,6 +168,8 @@ export function mount(main) {
     return el("article", { class: `tournament st-${t.status}`, "data-tournament": t.id },
       el("header", {}, el("h3", {}, t.name), el("span", { class: `badge st-${t.status}` }, t.status), certifiedBadge(t)),
       el("p", { class: "rules", "data-field": "rules" }, describeSettings(s)),
+      together ? el("p", { class: "together", "data-field": "start" }, "Everyone starts together: ",
+        t.status === "scheduled" ? countdown(t.opens_at) : "started at " + when(t.opens_at)) : null,
       el("dl", { class: "facts" },
         el("div", {}, el("dt", {}, "Time limit"), el("dd", { "data-field": "time-limit" }, clock(s.time_limit))),
         el("div", {}, el("dt", {}, "Entrants"), el("dd", { "data-field": "entrants" }, t.entrants)),

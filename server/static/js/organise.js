@@ -15,14 +15,17 @@ export function mount(main) {
   const f = (name, attrs = {}) => el("input", { name, id: `f-${name}`, ...attrs });
   const field = (label, input, hint) => el("label", { class: "field" }, el("span", {}, label), input,
     hint ? el("small", { class: "muted" }, hint) : null);
-  const check = (name, label, checked) => el("label", { class: "check-field" },
-    f(name, { type: "checkbox", checked }), label);
+  const check = (name, label, checked, hint) => el("label", { class: "check-field" },
+    f(name, { type: "checkbox", checked }), label, hint ? el("small", { class: "muted hint" }, hint) : null);
   const now = new Date();
   const token = f("admin", { type: "password", value: adminToken(), autocomplete: "off", required: true });
   const variant = el("select", { name: "variant", id: "f-variant" },
     Object.keys(VARIANTS).map((v) => el("option", { value: v }, VARIANT_NAMES[v])));
   const suits = el("select", { name: "suits", id: "f-suits" });
   const result = el("div", { class: "created", "aria-live": "polite" });
+  const start = el("select", { name: "start", id: "f-start" },
+    el("option", { value: "own" }, "Each entrant starts when ready"),
+    el("option", { value: "together" }, "Everyone starts together at the opening time"));
   const form = el("form", { class: "panel organise-form" },
     field("Admin token", token, "Given to the server at start-up. Kept in this tab only."),
     field("Name", f("name", { required: true, maxlength: 100, placeholder: "Sunday cup" })),
@@ -36,8 +39,18 @@ export function mount(main) {
       check("free_column", "Free column", true), check("undo", "Undo", true),
       el("span", { class: "s78" }, check("draw_pile_choice", "Choose the draw pile", true)),
       el("span", { class: "s78" }, check("draw_pile_tops_up", "Show draw-pile tops", true))),
+    el("fieldset", { class: "fair-play" }, el("legend", {}, "Fair play"),
+      field("Start", start, "Together: nobody can play the deal before anybody else, so a second entry cannot " +
+        "scout it first. Entries close at the opening time; the tournament ends one time limit later."),
+      el("div", { class: "checks" },
+        check("reveals_final", "Reveals are final", false,
+          "Stops the undo peek: a card once turned face up stays up, so undo cannot reveal a card for free."),
+        check("deal_variation", "Rename the deal per entry", false,
+          "Stops reading the deal off another account's screen: each entry gets the same deal with suits, " +
+          "columns and piles renamed; scores are unchanged."))),
     field("Seed", f("seed", { maxlength: 256, placeholder: "leave empty: a random one" }),
-      "Secret until the tournament is finished; only its commitment is published."),
+      "Secret until the tournament is finished; only its commitment is published. A short seed is safe: " +
+      "the commitment also covers a random 128-bit salt the server keeps secret until then."),
     el("button", { class: "btn primary", type: "submit", "data-action": "create" }, "Create the tournament"));
 
   function variantChanged() {
@@ -48,6 +61,13 @@ export function mount(main) {
   }
   variant.addEventListener("change", variantChanged);
   variantChanged();
+  function startChanged() {
+    const closes = form.querySelector("#f-closes_at");
+    closes.disabled = start.value === "together";
+    closes.title = closes.disabled ? "Closes at the opening time plus the time limit" : "";
+  }
+  start.addEventListener("change", startChanged);
+  startChanged();
   token.addEventListener("change", () => setAdminToken(token.value.trim()));
 
   form.addEventListener("submit", async (e) => {
@@ -57,20 +77,22 @@ export function mount(main) {
     const settings = {
       variant: variant.value, suits: Number(suits.value), free_column: checked("free_column"), undo: checked("undo"),
       undo_limit: value("undo_limit") === "" ? null : Number(value("undo_limit")), time_limit: Number(value("time_limit")),
+      reveals_final: checked("reveals_final"), deal_variation: checked("deal_variation"),
     };
     if (variant.value === "spider78") {
       settings.draw_pile_choice = checked("draw_pile_choice");
       settings.draw_pile_tops_up = checked("draw_pile_tops_up");
     }
-    const body = { name: value("name"), settings,
-      opens_at: new Date(value("opens_at")).toISOString(), closes_at: new Date(value("closes_at")).toISOString() };
+    const body = { name: value("name"), settings, start: start.value, opens_at: new Date(value("opens_at")).toISOString() };
+    if (start.value !== "together") body.closes_at = new Date(value("closes_at")).toISOString();
     if (value("seed")) body.seed = value("seed");
     setAdminToken(token.value.trim());
     try {
       const t = await api.createTournament(body, token.value.trim());
       result.replaceChildren(el("div", { class: "panel ok", "data-tournament": t.id },
         el("h2", {}, `Created: ${t.name}`),
-        el("p", {}, `Tournament ${t.id}, ${t.status}. ${describeSettings(t.settings)}, ${clock(t.settings.time_limit)}.`),
+        el("p", {}, `Tournament ${t.id}, ${t.status}. ${describeSettings(t.settings)}, ${clock(t.settings.time_limit)}.`,
+          t.start === "together" ? " Everyone starts together." : ""),
         el("p", {}, "Commitment: ", el("code", { "data-field": "commitment" }, t.commitment)),
         el("p", { class: "row" }, el("a", { class: "btn", href: "#/lobby" }, "Lobby"),
           el("a", { class: "btn ghost", href: `#/board/${t.id}` }, "Leaderboard"))));

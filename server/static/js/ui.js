@@ -64,6 +64,27 @@ export function clock(seconds) {
   return `${h ? `${h}:` : ""}${mm}:${String(s % 60).padStart(2, "0")}`;
 }
 
+/** A live countdown to `iso` ("starts in 1:23"), updated every second while it is on the page;
+ * `done` is shown once the time has come. */
+export function countdown(iso, label = "starts in", done = "starting\u2026") {
+  const target = new Date(iso).getTime();
+  const node = el("span", { class: "countdown", "data-field": "countdown" });
+  const draw = () => {
+    const left = (target - Date.now()) / 1000;
+    node.textContent = left > 0 ? `${label} ${clock(left)}` : done;
+    node.dataset.seconds = String(Math.max(0, Math.ceil(left)));
+    return left > 0;
+  };
+  draw();
+  let seen = false;
+  const timer = setInterval(() => {
+    if (node.isConnected) seen = true;
+    else if (seen) return clearInterval(timer);
+    if (!draw()) clearInterval(timer);
+  }, 1000);
+  return node;
+}
+
 export function when(iso) {
   if (!iso) return "";
   const d = new Date(iso);
@@ -89,6 +110,8 @@ export function describeSettings(s) {
     if (!s.draw_pile_choice) parts.push("piles in order");
     if (!s.draw_pile_tops_up) parts.push("pile tops hidden");
   }
+  if (s.reveals_final) parts.push("reveals final");
+  if (s.deal_variation) parts.push("deal renamed per entry");
   return parts.join(" · ");
 }
 
