@@ -7,11 +7,13 @@ import random
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 from playwright.async_api import Page
 
 from engine import Deal, End, Game, MoveCards, Settings, Undo
 from engine.replay import replay_game
 from engine.variation import Renaming
+from server import fairness
 from tests.client import Api
 
 VECTORS = json.loads((Path(__file__).resolve().parents[1] / "deal-vectors.json").read_text())
@@ -186,16 +188,18 @@ async def test_replays_step_for_step_like_the_python_engine(page: Page) -> None:
         assert js["final_score"] == py["final_score"]
 
 
-async def test_commitment_as_the_server_computes_it(page: Page, api: Api) -> None:
-    tour = api.create_tournament(name="Committed", seed="s\u00e9ed \u2660 42", variant="spider", suits=2)
+async def test_commitment_as_the_server_computes_it(page: Page, api: Api, database_url: str) -> None:
+    seed = "s\u00e9ed \u2660 42"
+    tour = api.create_tournament(name="Committed", seed=seed, variant="spider", suits=2)
+    conn = await asyncpg.connect(database_url)
+    try:
+        salt = await conn.fetchval("SELECT salt FROM tournaments WHERE id = $1", tour["id"])
+    finally:
+        await conn.close()
     await page.goto("/#/settings")
-    got = await page.evaluate(
-        f"""async ([seed, settings]) => {{ {IMPORT} return engine.commitment(seed, settings); }}""",
-        ["s\u00e9ed \u2660 42", tour["settings"]],
-    )
-    assert got == tour["commitment"]
-    other = await page.evaluate(
-        f"""async ([seed, settings]) => {{ {IMPORT} return engine.commitment(seed, settings); }}""",
-        ["another seed", tour["settings"]],
-    )
-    assert other != tour["commitment"]
+    compute = f"""async ([seed, settings, salt]) => {{ {IMPORT} return engine.commitment(seed, settings, salt); }}"""
+    assert await page.evaluate(compute, [seed, tour["settings"], salt]) == tour["commitment"]
+    assert await page.evaluate(compute, ["another seed", tour["settings"], salt]) != tour["commitment"]
+    # Tournaments created before salts: the seed and settings alone.
+    unsalted = await page.evaluate(compute, [seed, tour["settings"], None])
+    assert unsalted == fairness.commitment(seed, tour["settings"], None) != tour["commitment"]

@@ -53,7 +53,7 @@ export function mount(main, tidText) {
         el("dt", {}, "Check"), el("dd", {}, check)),
       el("p", { class: "muted small" }, "The commitment was published when the tournament was created: SHA-256 of ",
         t.salt ? "the salt, seed and settings (the salt, drawn by the server, keeps even a short seed from being guessed)." :
-          "the seed and settings.", This page recomputes it, rebuilds the deal from the seed and re-scores every replay.")));
+          "the seed and settings.", " This page recomputes it, rebuilds the deal from the seed and re-scores every replay.")));
     commitment(t.seed, t.settings, t.salt).then((hash) => {
       const ok = hash === t.commitment;
       check.textContent = ok ? `\u2713 the ${t.salt ? "salt, " : ""}seed and settings match the commitment` : `\u2717 mismatch: ${hash}`;
