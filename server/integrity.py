@@ -89,7 +89,7 @@ def peeks(settings: Settings, seed: str, row: Any) -> list[p.Peek]:
         except EngineError:  # never for committed moves; a report must not fail on one anyway
             continue
         if isinstance(move, MoveCards):
-            if result.completed or (getattr(settings, "reveals_final", False) and result.revealed):
+            if result.completed or (settings.reveals_final and result.revealed):
                 undoable.clear()  # nothing before this can be taken back now
             else:
                 undoable.append((n, t, move.src, result.revealed))

@@ -55,10 +55,9 @@ class LiveGame:
 
 
 def new_game(settings: Settings, seed: str, ordinal: int) -> Game:
-    """An entry's game: the tournament's deal, renamed for the entry's ordinal with deal_variation."""
-    if getattr(settings, "deal_variation", False):
-        return Game(settings, seed, entry=ordinal)  # type: ignore[call-arg]
-    return Game(settings, seed)
+    """An entry's game: the tournament's deal, renamed for the entry's ordinal with deal_variation
+    (the engine ignores the ordinal without it)."""
+    return Game(settings, seed, entry=ordinal)
 
 
 async def load(db: asyncpg.Pool, entry_id: int) -> LiveGame | None:

@@ -60,25 +60,40 @@ def test_the_installed_command_lists_every_subcommand() -> None:
 # ----------------------------------------------------------------------------- tournament create
 
 
-def test_tournament_create(api: Api, server: Any, admin_token: str) -> None:
+async def test_tournament_create(api: Api, server: Any, admin_token: str, database_url: str) -> None:
     seed = "cli-" + secrets.token_hex(4)
     done = spidertour("tournament", "create", "--name", "from the command line", "--variant", "spider",
                       "--suits", "2", "--time-limit", "300", "--undo", "off", "--undo-limit", "3",
+                      "--reveals-final", "on", "--deal-variation", "on",
                       "--opens-at", stamp(-60), "--closes-at", stamp(7200),
                       "--seed", seed, "--server", server.url, "--admin-token", admin_token)
     assert done.returncode == 0, done.stderr
     made = json.loads(done.stdout)
-    assert made["seed"] is None and seed not in done.stdout
+    assert made["seed"] is None and made["salt"] is None and seed not in done.stdout and made["start"] == "own"
     assert made["settings"] == {"variant": "spider", "suits": 2, "free_column": False, "undo": False,
-                                "undo_limit": 3, "reveals_final": False, "time_limit": 300,
-                                "draw_pile_choice": True, "draw_pile_tops_up": True, "deal_variation": False}
-    canonical = json.dumps({"seed": seed, "settings": made["settings"]}, sort_keys=True, separators=(",", ":"))
+                                "undo_limit": 3, "reveals_final": True, "time_limit": 300,
+                                "draw_pile_choice": True, "draw_pile_tops_up": True, "deal_variation": True}
+    conn = await asyncpg.connect(database_url)
+    try:
+        salt = await conn.fetchval("SELECT salt FROM tournaments WHERE id = $1", made["id"])
+    finally:
+        await conn.close()
+    canonical = json.dumps({"salt": salt, "seed": seed, "settings": made["settings"]}, sort_keys=True,
+                           separators=(",", ":"))
     assert made["commitment"] == hashlib.sha256(canonical.encode()).hexdigest()
     assert api.tournament(made["id"]) == made
     by_env = spidertour("tournament", "create", "--name", "by environment", ADMIN_TOKEN=admin_token,
                         SPIDERTOUR_URL=server.url)
     assert by_env.returncode == 0, by_env.stderr
     assert api.tournament(json.loads(by_env.stdout)["id"])["settings"]["variant"] == "spider78"
+    together = spidertour("tournament", "create", "--name", "together", "--start", "together",
+                          "--opens-at", stamp(600), "--time-limit", "120", ADMIN_TOKEN=admin_token,
+                          SPIDERTOUR_URL=server.url)
+    assert together.returncode == 0, together.stderr
+    sitting = json.loads(together.stdout)
+    assert sitting["start"] == "together" and sitting["status"] == "scheduled"
+    assert (datetime.fromisoformat(sitting["closes_at"]) - datetime.fromisoformat(sitting["opens_at"])
+            == timedelta(seconds=120))
 
 
 @pytest.mark.parametrize(
