@@ -97,3 +97,24 @@ async def test_a_tournament_committed_before_salts_still_verifies(api: Api, serv
     await until_finished(api, bad)
     tampered = verify(server.url, bad)
     assert not tampered.ok and any(p.startswith("commitment:") for p in tampered.problems)
+
+
+async def test_an_edited_tournament_is_committed_afresh_with_a_new_salt(api: Api, server: Any,
+                                                                         database_url: str) -> None:
+    tour = api.create_tournament(name="to edit", seed=SHORT_SEED, opens_in=600, closes_in=1200)
+
+    async def salt() -> str:
+        conn = await asyncpg.connect(database_url)
+        try:
+            return str(await conn.fetchval("SELECT salt FROM tournaments WHERE id = $1", tour["id"]))
+        finally:
+            await conn.close()
+
+    before = await salt()
+    r = api.http.patch(f"/api/tournaments/{tour['id']}", headers=api.admin(), json={"seed": "4822"})
+    assert r.status_code == 200, r.text
+    edited = r.json()
+    after = await salt()
+    assert after != before and edited["salt"] is None
+    committed = {"salt": after, "seed": "4822", "settings": edited["settings"]}
+    assert edited["commitment"] == hashlib.sha256(canonical(committed)).hexdigest()

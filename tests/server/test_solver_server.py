@@ -67,10 +67,10 @@ async def test_a_certified_deal_reveals_nothing_before_the_finish(api: Api, data
     tour = r.json()
     tid = tour["id"]
     assert tour["certified"] is True and tour["seed"] is None and tour["par"] is None
-    (row,) = await fetch(database_url, "SELECT seed, settings FROM tournaments WHERE id = $1", tid)
+    (row,) = await fetch(database_url, "SELECT seed, salt, settings FROM tournaments WHERE id = $1", tid)
     seed = row["seed"]
     settings = json.loads(row["settings"]) if isinstance(row["settings"], str) else row["settings"]
-    assert tour["commitment"] == canonical_commitment(seed, settings)
+    assert tour["commitment"] == canonical_commitment(seed, settings, row["salt"])
     # The certification's win is stored already, secretly.
     (par,) = await fetch(database_url, "SELECT outcome, moves FROM pars WHERE tournament_id = $1", tid)
     assert par["outcome"] == "won"
