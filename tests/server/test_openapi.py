@@ -15,6 +15,7 @@ ADMIN_ROUTES = {
     ("post", "/api/tournaments/{tournament_id}/entries/{entry_id}/disqualify"),
     ("post", "/api/tournaments/{tournament_id}/leaderboard/rebuild"),
     ("post", "/api/schedules"), ("get", "/api/schedules"), ("delete", "/api/schedules/{schedule_id}"),
+    ("get", "/api/tournaments/{tournament_id}/integrity"),
 }
 PLAYER_ROUTES = {("post", "/api/tournaments/{tournament_id}/entries"), ("get", "/api/me/entries")}
 
