@@ -98,19 +98,20 @@ def steps(path: str, run: dict[str, Any]) -> list[str]:
         f"{_title(run, path)} ({run['when']}, {run['machine']['cores']} x {run['machine']['cpu']}):",
         "",
         "| offered / s | acked / s | p50 ms | p99 ms | server us/move | PostgreSQL us/move | commits/s (moves each) "
-        "| watcher lag p50 / p99 ms | generator CPU | errors |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| watcher lag p50 / p99 ms | generator CPU | errors | moves due but not sent (server behind) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     rows = list(run["steps"]) + ([run["saturated"]] if run.get("saturated") else [])
     for s in rows:
         a = s["watch"]["ack_to_watcher_ms"]
-        errors = s["error_count"] + sum(s["refused_by_engine"].values())
+        behind = s["errors"].get("not_sent_in_time", 0)
+        errors = s["error_count"] - behind + sum(s["refused_by_engine"].values())
         lines.append(
             f"| {_n(s['offered_per_second']) if s['offered_per_second'] else 'as fast as answered'} "
             f"| {_n(s['acked_per_second'])} | {_n(s['ack_ms']['p50'])} | {_n(s['ack_ms']['p99'])} "
             f"| {_n(s['server_us_per_move'])} | {_n(s['postgres_us_per_move'])} "
             f"| {_n(s.get('commits_per_second'))} ({_n(s.get('moves_per_commit'), 1)}) "
-            f"| {_n(a['p50'])} / {_n(a['p99'])} | {_n(s['loadgen_cpu_percent'])}% | {errors} |"
+            f"| {_n(a['p50'])} / {_n(a['p99'])} | {_n(s['loadgen_cpu_percent'])}% | {errors} | {_n(behind)} |"
         )
     return lines
 
