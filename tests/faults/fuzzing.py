@@ -197,7 +197,7 @@ class Guard:
         assert self.proc.proc is not None and self.proc.proc.poll() is None
         assert httpx.get(self.proc.url + "/health", timeout=5).status_code == 200
         assert self.honest.problems == []
-        assert self.honest.acks >= 20
+        assert self.honest.acks >= 20, (self.honest.acks, self.honest.game.over, self.honest.game.score)
         # Nothing changed but what the fuzzer was entitled to create.
         after = asyncio.run(row_counts(self.db))
         assert after["tournaments"] == self.before["tournaments"]

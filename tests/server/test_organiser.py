@@ -286,3 +286,38 @@ def test_occurrences(now_minute: int) -> None:
     expected = [first + timedelta(hours=k) for k in range(20) if first + timedelta(hours=k, minutes=30) > now
                 and first + timedelta(hours=k) <= now + timedelta(minutes=60)]
     assert due == expected
+
+
+async def test_two_server_processes_create_a_scheduled_tournament_once(
+    server: Any, database_url: str, redis_url: str, admin_token: str, redis_prefix: str
+) -> None:
+    """A schedule written straight into the database: both processes' clocks find it; one tournament each time."""
+    from tests.serverproc import ServerProcess
+
+    first = datetime.now(UTC).replace(microsecond=0) + timedelta(minutes=1)
+    conn = await asyncpg.connect(database_url)
+    try:
+        await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
+        sid = await conn.fetchval(
+            """INSERT INTO schedules (name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes)
+               VALUES ($1, $2, $3, 30, 20, 90) RETURNING id""",
+            unique("two-procs"), {"settings": {"variant": "spider78", "suits": 1}}, first,
+        )
+        other = ServerProcess(database_url, redis_url, admin_token, env={"REDIS_PREFIX": redis_prefix}).start()
+        try:
+            async def created() -> list[asyncpg.Record]:
+                return await conn.fetch(
+                    "SELECT occurrence, count(*) AS n FROM tournaments WHERE schedule_id = $1 GROUP BY 1", sid)
+
+            deadline = time.monotonic() + 15
+            while len(await created()) < 3:  # +1, +31 and +61 minutes lie within 90 minutes
+                assert time.monotonic() < deadline, await created()
+                await asyncio.sleep(0.3)
+            await asyncio.sleep(6)  # both clocks have looked again since
+            rows = await created()
+        finally:
+            other.stop()
+    finally:
+        await conn.close()
+    assert sorted(r["occurrence"] for r in rows) == [first + timedelta(minutes=30 * k) for k in range(3)]
+    assert all(r["n"] == 1 for r in rows)
