@@ -149,6 +149,8 @@ def fetch(base_url: str, tournament_id: int, client: Any = None) -> tuple[dict[s
             raise VerifyError(f"{base_url} did not answer with JSON: is it a spidertour server?") from None
         if not isinstance(tour, dict) or "status" not in tour:
             raise VerifyError(f"{base_url} did not answer with a tournament: is it a spidertour server?")
+        if tour["status"] == "cancelled":
+            raise VerifyError(f"tournament {tournament_id} was cancelled: nobody is ranked, there is nothing to verify")
         if tour["status"] != "finished":
             raise VerifyError(
                 f"tournament {tournament_id} is {tour['status']}: it can be verified once it is finished"

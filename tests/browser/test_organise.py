@@ -110,3 +110,22 @@ async def test_the_finished_page_shows_disqualified_entries(page: Page, api: Api
     await expect(shown.locator(f"[data-entry='{cheat_entry['id']}']")).to_contain_text("played from two accounts")
     await expect(page.locator(f".standings.final [data-entry='{fair_entry['id']}']")).to_have_count(1)
     await expect(page.locator(f".standings.final [data-entry='{cheat_entry['id']}']")).to_have_count(0)
+
+
+async def test_a_cancelled_tournament_is_shown_as_such(page: Page, api: Api, server: Any) -> None:
+    from server.verify import VerifyError, verify
+
+    tour = api.create_tournament(name=unique("page-cancelled"), seed="cancelled-seed")
+    assert api.http.post(f"/api/tournaments/{tour['id']}/cancel", headers=api.admin()).status_code == 200
+    await page.goto("/#/lobby")
+    await expect(page.locator(f"[data-status=cancelled] [data-tournament='{tour['id']}']")).to_be_visible()
+    await page.goto(f"/#/finished/{tour['id']}")
+    await expect(page.locator("[data-field=cancelled]")).to_contain_text("cancelled-seed")
+    await page.goto(f"/#/board/{tour['id']}")
+    await expect(page.locator("body")).to_contain_text("cancelled this tournament")
+    try:
+        verify(server.url, tour["id"])
+    except VerifyError as err:
+        assert "cancelled" in str(err)
+    else:
+        raise AssertionError("verify accepted a cancelled tournament")

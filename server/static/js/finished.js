@@ -38,6 +38,11 @@ export function mount(main, tidText) {
       certifiedBadge(t)),
       el("p", { class: "muted" }, describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)}`,
         t.finished_at ? ` \u00b7 finished ${when(t.finished_at)}` : ""));
+    if (t.status === "cancelled") {
+      page.append(el("p", { class: "panel", "data-field": "cancelled" },
+        "The organiser cancelled this tournament: nobody is ranked. Its seed: ", el("code", {}, t.seed), "."));
+      return;
+    }
     if (t.status !== "finished") {
       page.append(el("p", { class: "panel" }, "This tournament is not finished yet: its seed stays secret until then. ",
         el("a", { href: `#/board/${tid}` }, "Watch the live leaderboard"), "."));

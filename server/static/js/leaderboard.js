@@ -77,6 +77,7 @@ export function mount(main, tidText) {
     status.className = `badge st-${s}`;
     footer.replaceChildren(s === "finished"
       ? el("a", { href: `#/finished/${tid}`, class: "btn", "data-action": "results" }, "Final results and replays")
+      : s === "cancelled" ? "The organiser cancelled this tournament: nobody is ranked."
       : "Scores update live as entrants play: 25 a card turned, 100 a sequence, a time bonus at the end.");
   }
 

@@ -9,6 +9,7 @@ const SECTIONS = [
   ["scheduled", "Upcoming", "Entries open at the time shown; a tournament that starts together takes them until then."],
   ["closing", "Closing", "No new entries: games in progress are finishing."],
   ["finished", "Finished", "Seeds revealed, replays published."],
+  ["cancelled", "Cancelled", "Called off by the organiser: nobody ranked; seeds revealed, replays published."],
 ];
 
 export function mount(main) {
