@@ -141,8 +141,8 @@ export function mount(main, tidText) {
       document.title = `${t.name} \u00b7 leaderboard`;
       meta.replaceChildren(describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)} \u00b7 `,
         el("span", { "data-field": "entrants" }, entrants || t.entrants), " entrants",
-        t.start === "together" && t.status === "scheduled"
-          ? [" \u00b7 everyone starts together: ", countdown(t.opens_at)] : null);
+        ...(t.start === "together" && t.status === "scheduled"
+          ? [" \u00b7 everyone starts together: ", countdown(t.opens_at)] : []));
       setStatus(t.status);
     } catch (err) {
       if (err.status === 404) unknown();
