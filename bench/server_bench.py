@@ -388,8 +388,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
                 profiler = subprocess.Popen(
                     [spy, "record", "--pid", str(servers[0].proc.pid), "--duration", str(int(args.step_seconds)),
-                     "--rate", "199", "--format", "raw", "--output", args.profile, "--nonblocking"],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     "--rate", "199", "--format", "raw", "--output", args.profile,
+                     *(["--native"] if args.profile_native else ["--nonblocking"])],
+                    stdout=subprocess.DEVNULL, stderr=open(logdir / "bench-py-spy.log", "ab"),  # noqa: SIM115
                 )
             if kind == "paced":
                 w, acked = await gen.paced(rate, args.step_seconds)
@@ -576,6 +577,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redis", default=REDIS_DEFAULT)
     parser.add_argument("--profile", metavar="FILE", help="py-spy raw profile of the first server")
     parser.add_argument("--profile-rate", type=float, default=2000, help="the step to profile")
+    parser.add_argument("--profile-native", action="store_true",
+                        help="with C frames (uvloop, asyncpg, msgspec): where the event loop's own time goes")
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

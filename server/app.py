@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import secrets
 from collections.abc import AsyncIterator
@@ -64,6 +65,19 @@ def too_deep(request: Request[Any, Any, Any], exc: RecursionError) -> Response[d
     return Response({"status_code": 400, "detail": "JSON is nested too deeply"}, status_code=400)
 
 
+GC_THRESHOLDS = (50_000, 20, 100)
+
+
+def tune_gc() -> None:
+    """Fewer garbage collections. With Python's defaults (700, 10, 10) the collector ran every few
+    dozen moves and, every so often, walked every object of every connection: a third of the
+    server's CPU under load (py-spy --native). What was made at start-up is frozen (never walked
+    again) and the collector runs once per 50,000 new container objects; cycles are still freed."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def create_app(config: Config | None = None) -> Litestar:
     config = config or Config.from_env()
 
@@ -91,6 +105,7 @@ def create_app(config: Config | None = None) -> Litestar:
             hub.on_takeover = services.taken_over_elsewhere
             app.state.services = services
             hub.start()
+            tune_gc()
             services.tasks.append(asyncio.create_task(run_clock(services)))
             try:
                 yield

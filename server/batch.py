@@ -35,10 +35,13 @@ class Batcher(Generic[T, R]):
         self.in_flight = 0
         self.tasks: set[asyncio.Task[None]] = set()
         self.interval = interval
+        self.loop: asyncio.AbstractEventLoop | None = None
         self.last_start = 0.0
 
     async def submit(self, item: T) -> R:
-        future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+        if self.loop is None:  # asyncio.get_running_loop() costs a getpid() system call on Python 3.11
+            self.loop = asyncio.get_running_loop()
+        future: asyncio.Future[R] = self.loop.create_future()
         self.pending.append((item, future))
         if self.in_flight < self.concurrency:
             self.in_flight += 1
@@ -51,7 +54,7 @@ class Batcher(Generic[T, R]):
         try:
             while self.pending:
                 if self.interval:
-                    loop = asyncio.get_running_loop()
+                    loop = self.loop or asyncio.get_running_loop()
                     wait = self.last_start + self.interval - loop.time()
                     if wait > 0:
                         await asyncio.sleep(wait)
