@@ -51,6 +51,8 @@ export function mount(main) {
     const me = player();
     document.getElementById("who").textContent = me ? me.name : "";
     if (!me) {
+      // Kept as it is when it is already there: a refresh must not wipe a name being typed.
+      if (you.querySelector("[data-form=register]")) return;
       const name = el("input", { name: "name", maxlength: 40, required: true, placeholder: "Your display name",
         autocomplete: "nickname" });
       const pasted = el("input", { name: "token", placeholder: "Paste your token", autocomplete: "off" });
