@@ -23,7 +23,8 @@ What it does, with one JSON result per run (``--json FILE``, and on stdout):
    CPU per acknowledged move (psutil on the server pids, and on the PostgreSQL backends serving
    the benchmark's database), the generator's own CPU, and the watchers' lag;
 5. the capacity: the highest offered rate whose p99 stayed at or under ``--p99-ms`` (50) with
-   no errors and at least 95% of it acknowledged; stepping stops after two steps above it;
+   no errors and at least 95% of it acknowledged (``--stop-after N`` stops stepping after N
+   steps above it; by default every step runs);
 6. the saturation run (every player sends its next move as soon as the last is answered);
 7. the same-stack echo: a Litestar + uvicorn websocket echo app pinned like the server, the same
    number of connections, as fast as answers come (``--echo-seconds``, 0 to skip);
@@ -468,7 +469,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 capacity = rate if capacity is None else max(capacity, rate)
             else:
                 over += 1
-                if over >= 2:
+                if args.stop_after and over >= args.stop_after:
                     break
         out["steps"] = steps
         out["capacity_per_second"] = capacity
@@ -563,6 +564,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="offered moves a second in all, one step each, comma-separated")
     parser.add_argument("--step-seconds", type=float, default=8.0)
     parser.add_argument("--rest", type=float, default=1.0, help="seconds between steps")
+    parser.add_argument("--stop-after", type=int, default=0,
+                        help="stop stepping after this many steps over the latency limit (0: run every step)")
     parser.add_argument("--p99-ms", type=float, default=50.0, help="the capacity's latency limit")
     parser.add_argument("--no-saturate", dest="saturate", action="store_false", help="skip the saturation run")
     parser.add_argument("--echo-seconds", type=float, default=5.0, help="the same-stack echo; 0 to skip")
