@@ -31,6 +31,7 @@ log = logging.getLogger("spidertour.hub")
 PUBLISH_SECONDS = 0.1
 FEED_SECONDS = 0.25  # at most four updates a second to a watcher
 TOP = 20
+OFFER_CHUNK = 50  # watchers offered a tick between two turns of the event loop
 
 
 class BoardEvent(msgspec.Struct):
@@ -199,8 +200,12 @@ class Feed:
             tick = Tick(self.tournament_id, entrants, changed, top, status)
             tick.top_same = top == self.last_top and entrants == self.last_entrants
             self.last_top, self.last_entrants = top, entrants
-            for watcher in list(self.watchers):
+            for i, watcher in enumerate(list(self.watchers)):
                 watcher.offer(tick)
+                if i % OFFER_CHUNK == OFFER_CHUNK - 1:
+                    # Let the loop read and answer moves between chunks: a thousand watchers woken
+                    # at once would hold every move back for the tens of milliseconds their sends take.
+                    await asyncio.sleep(0)
 
 
 class Hub:
