@@ -13,6 +13,8 @@ from typing import Any
 
 from engine.cli import add_commands as add_engine_commands
 
+from .cli_args import on_off
+
 
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
@@ -214,14 +216,6 @@ def run_leaderboard_rebuild(args: argparse.Namespace) -> int:
     return rc
 
 
-def _bool(text: str) -> bool:
-    if text.lower() in ("on", "true", "yes", "1"):
-        return True
-    if text.lower() in ("off", "false", "no", "0"):
-        return False
-    raise argparse.ArgumentTypeError("on or off")
-
-
 URL_HELP = "default $SPIDERTOUR_URL, else http://127.0.0.1:$PORT (PORT defaults to 8000)"
 
 
@@ -250,14 +244,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     create.add_argument("--variant", default="spider78")
     create.add_argument("--suits", type=int)
     create.add_argument("--time-limit", type=int)
-    create.add_argument("--free-column", type=_bool)
-    create.add_argument("--undo", type=_bool)
+    create.add_argument("--free-column", type=on_off)
+    create.add_argument("--undo", type=on_off)
     create.add_argument("--undo-limit", type=int)
-    create.add_argument("--draw-pile-choice", type=_bool)
-    create.add_argument("--draw-pile-tops-up", type=_bool)
-    create.add_argument("--reveals-final", type=_bool, metavar="on|off",
+    create.add_argument("--draw-pile-choice", type=on_off)
+    create.add_argument("--draw-pile-tops-up", type=on_off)
+    create.add_argument("--reveals-final", type=on_off, metavar="on|off",
                         help="a revealed card stays revealed: undo gives no free peek at face-down cards")
-    create.add_argument("--deal-variation", type=_bool, metavar="on|off",
+    create.add_argument("--deal-variation", type=on_off, metavar="on|off",
                         help="each entry plays the deal renamed: a second entry cannot read the deal off its screen")
     create.add_argument("--start", choices=["own", "together"],
                         help="together: everyone starts at --opens-at, so nobody can play the deal before anybody "

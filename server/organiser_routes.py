@@ -28,6 +28,11 @@ from .routes import (
 from .solving import NoWinnableDeal, certify
 
 
+async def _current(services: Any, tournament_id: int) -> p.Tournament:
+    """The tournament as it is now, after an organiser's change."""
+    return tournament_out(await _tournament(services, tournament_id))
+
+
 @patch("/api/tournaments/{tournament_id:int}", guards=[admin_guard], security=ADMIN,
        responses=errors(400, 401, 403, 404, 409, 415, 422))
 async def edit_tournament(request: Request[Any, Any, Any], tournament_id: int, data: p.TournamentEdit) -> p.Tournament:
@@ -68,9 +73,7 @@ async def edit_tournament(request: Request[Any, Any, Any], tournament_id: int, d
         raise HTTPException(status_code=409, detail="the tournament opened meanwhile: it can no longer change")
     if par is not None:
         await store.save_par(services.db, tournament_id, par, replace=True)
-    changed = await store.tournament(services.db, tournament_id)
-    assert changed is not None
-    return tournament_out(changed)
+    return await _current(services, tournament_id)
 
 
 @post("/api/tournaments/{tournament_id:int}/close", status_code=200, guards=[admin_guard], security=ADMIN,
@@ -82,9 +85,7 @@ async def close_entries(request: Request[Any, Any, Any], tournament_id: int) -> 
     if not await store.close_entries(services.db, tournament_id):
         raise HTTPException(status_code=409, detail=f"the tournament is {row['status']}: only an open one closes")
     services.hub.status_changed(tournament_id, "closing")
-    changed = await store.tournament(services.db, tournament_id)
-    assert changed is not None
-    return tournament_out(changed)
+    return await _current(services, tournament_id)
 
 
 @post("/api/tournaments/{tournament_id:int}/cancel", status_code=200, guards=[admin_guard], security=ADMIN,
@@ -95,9 +96,7 @@ async def cancel_tournament(request: Request[Any, Any, Any], tournament_id: int)
     row = await _tournament(services, tournament_id)
     if not await organiser.cancel(services, tournament_id):
         raise HTTPException(status_code=409, detail=f"the tournament is {row['status']}: it cannot be cancelled")
-    changed = await store.tournament(services.db, tournament_id)
-    assert changed is not None
-    return tournament_out(changed)
+    return await _current(services, tournament_id)
 
 
 @get("/api/tournaments/{tournament_id:int}/entries", guards=[admin_guard], security=ADMIN,

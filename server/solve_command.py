@@ -21,13 +21,7 @@ from engine import Settings
 from engine.errors import EngineError
 from engine.solver import DEFAULT_PACE, solve
 
-
-def _bool(text: str) -> bool:
-    if text.lower() in ("on", "true", "yes", "1"):
-        return True
-    if text.lower() in ("off", "false", "no", "0"):
-        return False
-    raise argparse.ArgumentTypeError("on or off")
+from .cli_args import on_off
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -45,8 +39,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--nodes", type=int, help="also stop after this many positions expanded")
     p.add_argument("--pace", type=float, default=DEFAULT_PACE, help="seconds per move for the score (default 1)")
     p.add_argument("--time-limit", type=int, help="the game's time limit in seconds (default 600)")
-    p.add_argument("--free-column", type=_bool, help="on or off (default per variant)")
-    p.add_argument("--draw-pile-choice", type=_bool, help="spider78: on (default) or off")
+    p.add_argument("--free-column", type=on_off, help="on or off (default per variant)")
+    p.add_argument("--draw-pile-choice", type=on_off, help="spider78: on (default) or off")
     p.add_argument("--moves", action="store_true", help="print the moves alone, one JSON object a line")
     p.set_defaults(run=run_solve)
 

@@ -1,0 +1,14 @@
+"""Argument types shared by the ``spidertour`` commands."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def on_off(text: str) -> bool:
+    """A setting switched on or off on the command line (on/off, true/false, yes/no, 1/0)."""
+    if text.lower() in ("on", "true", "yes", "1"):
+        return True
+    if text.lower() in ("off", "false", "no", "0"):
+        return False
+    raise argparse.ArgumentTypeError("on or off")
