@@ -115,6 +115,12 @@ def scout(settings: Settings, row: Any, elapsed: float) -> p.Scout | None:
         return None
     last_deal = deals[need - 1][0]
     evidence = [p.DealEvidence(move=n, t=float(m.get("t", 0)), pile=m.get("pile")) for n, m in deals]
+    dealt = f"dealt {len(deals)} of {total} piles within {SCOUT_SECONDS:.0f} s of starting, then"
+
+    def found(then: str, move: int, t: float, idle: float | None, what: str) -> p.Scout:
+        return p.Scout(entry=flagged(row), deals=evidence, then=then, then_move=move, then_t=t,
+                       idle_seconds=idle, summary=f"{dealt} {what}")
+
     at = float(moves[last_deal - 1].get("t", 0))
     at_move = last_deal
     for n, m in enumerate(moves[last_deal:], last_deal + 1):
@@ -122,16 +128,7 @@ def scout(settings: Settings, row: Any, elapsed: float) -> p.Scout | None:
         if t - at >= IDLE_SECONDS:
             break
         if m.get("type") == "end":
-            return p.Scout(
-                entry=flagged(row),
-                deals=evidence,
-                then="ended",
-                then_move=n,
-                then_t=t,
-                idle_seconds=None,
-                summary=f"dealt {len(deals)} of {total} piles within {SCOUT_SECONDS:.0f} s of starting, "
-                f"then ended the game at {t:.1f} s (move {n})",
-            )
+            return found("ended", n, t, None, f"ended the game at {t:.1f} s (move {n})")
         at, at_move = t, n
     else:  # no pause between moves: the pause, if any, runs from the last move to the game's end or now
         if row["status"] == "ended":
@@ -140,16 +137,7 @@ def scout(settings: Settings, row: Any, elapsed: float) -> p.Scout | None:
         if t - at < IDLE_SECONDS:
             return None
     idle = round(t - at, 3)
-    return p.Scout(
-        entry=flagged(row),
-        deals=evidence,
-        then="idled",
-        then_move=at_move,
-        then_t=at,
-        idle_seconds=idle,
-        summary=f"dealt {len(deals)} of {total} piles within {SCOUT_SECONDS:.0f} s of starting, "
-        f"then nothing for {idle:.0f} s from {at:.1f} s (after move {at_move})",
-    )
+    return found("idled", at_move, at, idle, f"nothing for {idle:.0f} s from {at:.1f} s (after move {at_move})")
 
 
 def report(tour: Any, rows: list[Any], now: datetime) -> p.IntegrityReport:
