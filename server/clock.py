@@ -59,9 +59,13 @@ async def _rebuild_missing(services: Services) -> None:
             pipe.exists(services.board.key(tid, "built"))
         built = await pipe.execute() if active else []
         missing = {tid for tid, ok in zip(active, built, strict=True) if not ok} | (services.stale_boards & set(active))
-        services.stale_boards -= missing
-        for tid in missing:
-            await services.board.rebuild(services.db, tid)
+        for tid in sorted(missing):  # a flag goes only with its own rebuild: a failed one is tried again
+            services.stale_boards.discard(tid)
+            try:
+                await services.board.rebuild(services.db, tid)
+            except RedisError:
+                services.stale_boards.add(tid)
+                raise
     except RedisError:
         REDIS_ERRORS.inc()
         log.warning("Redis unavailable: leaderboards will be rebuilt when it returns")
