@@ -76,12 +76,18 @@ async def run(args: argparse.Namespace) -> list[dict[str, float]]:
             await db.migrate(conn)
             await conn.execute(
                 """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at)
-                   VALUES ('bench', '{}', 'seed', 'commitment', now(), now() + interval '1 hour')""")
-            await conn.execute("""INSERT INTO players (name, token_hash)
+                   VALUES ('bench', '{}', 'seed', 'commitment', now(), now() + interval '1 hour')"""
+            )
+            await conn.execute(
+                """INSERT INTO players (name, token_hash)
                                   SELECT 'p' || i, sha256(i::text::bytea) FROM generate_series(1, $1) i""",
-                               args.entries)
-            await conn.execute("""INSERT INTO entries (tournament_id, player_id, ordinal, status, started_at)
-                                  SELECT 1, i, i, 'playing', now() FROM generate_series(1, $1) i""", args.entries)
+                args.entries,
+            )
+            await conn.execute(
+                """INSERT INTO entries (tournament_id, player_id, ordinal, status, started_at)
+                                  SELECT 1, i, i, 'playing', now() FROM generate_series(1, $1) i""",
+                args.entries,
+            )
         finally:
             await conn.close()
         out = []
@@ -97,8 +103,11 @@ async def run(args: argparse.Namespace) -> list[dict[str, float]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="commit_bench", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres",
-                        help="PostgreSQL admin URL (a scratch database is made and dropped)")
+    parser.add_argument(
+        "--pg",
+        default="postgresql://postgres@127.0.0.1:5432/postgres",
+        help="PostgreSQL admin URL (a scratch database is made and dropped)",
+    )
     parser.add_argument("--batches", default="1,2,10,50,200", help="batch sizes, comma-separated")
     parser.add_argument("--moves", type=int, default=5000, help="moves written per batch size")
     parser.add_argument("--entries", type=int, default=2000)

@@ -93,7 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         json.dumps(
             {
-                "variant": "spider78", "suits": 2, "seed": f"bench-{i}",
+                "variant": "spider78",
+                "suits": 2,
+                "seed": f"bench-{i}",
                 "moves": [{**m.to_json(), "t": t} for m, t in zip(moves, times, strict=True)],
             }
         )
@@ -190,13 +192,19 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(figures))
         return 0
     rows = [
-        ("validated moves/s, play(move, t)", f"{figures['validated_moves_per_second']:,}",
-         f">= {TARGET_MOVES_PER_SECOND:,}"),
+        (
+            "validated moves/s, play(move, t)",
+            f"{figures['validated_moves_per_second']:,}",
+            f">= {TARGET_MOVES_PER_SECOND:,}",
+        ),
         ("validated moves/s, play(move)", f"{figures['validated_moves_per_second_no_time']:,}", ""),
         ("legal-move listings/s", f"{figures['legal_listings_per_second']:,}", ""),
         ("new game from a seed, ms", f"{figures['new_game_from_seed_ms']:.3f}", ""),
-        (f"replay from JSON line, ms ({per_game:.0f} moves)", f"{figures['replay_json_line_ms']:.3f}",
-         f"<= {TARGET_REPLAY_MS}"),
+        (
+            f"replay from JSON line, ms ({per_game:.0f} moves)",
+            f"{figures['replay_json_line_ms']:.3f}",
+            f"<= {TARGET_REPLAY_MS}",
+        ),
         ("replay from JSON line, games/s", f"{figures['replay_json_line_per_second']:,.0f}", ""),
         ("replay from move objects, ms", f"{figures['replay_move_objects_ms']:.3f}", ""),
         ("replay_game with a view per step, ms", f"{figures['replay_with_views_ms']:.3f}", ""),

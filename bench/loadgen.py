@@ -24,9 +24,22 @@ from picows import WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 from server.bots_view import _GROUPS, CARDS, HIDDEN, KING, ViewRules
 
 ENGINE_CODES = {
-    "out_of_range", "same_column", "empty_column", "face_down", "not_a_group", "cannot_place", "king_only",
-    "missing_field", "no_piles", "wrong_pile", "pile_empty", "stock_empty", "nothing_to_deal", "undo_off",
-    "undo_limit", "nothing_to_undo",
+    "out_of_range",
+    "same_column",
+    "empty_column",
+    "face_down",
+    "not_a_group",
+    "cannot_place",
+    "king_only",
+    "missing_field",
+    "no_piles",
+    "wrong_pile",
+    "pile_empty",
+    "stock_empty",
+    "nothing_to_deal",
+    "undo_off",
+    "undo_limit",
+    "nothing_to_undo",
 }
 LATE_CODES = {"time_up", "game_over", "not_saved"}
 
@@ -444,8 +457,9 @@ class Generator:
             base = self.bases[i % len(self.bases)]
             query = f"?follow={follow.entry_id}" if follow is not None else ""
             async with sem:
-                transport, _ = await ws_connect(lambda: w, f"{base}/ws/watch/{tournament_id}{query}",
-                                                read_buffer_init_size=4096)
+                transport, _ = await ws_connect(
+                    lambda: w, f"{base}/ws/watch/{tournament_id}{query}", read_buffer_init_size=4096
+                )
                 self.transports.append(transport)
                 await asyncio.wait_for(w.ready, 60)
             self.watchers.append(w)

@@ -1,6 +1,6 @@
 """What the metrics cost a move: the histogram and counter calls the move path makes, timed alone.
 
-    .venv/bin/python bench/metrics_bench.py
+.venv/bin/python bench/metrics_bench.py
 """
 
 from __future__ import annotations

@@ -64,31 +64,59 @@ def summary(runs: list[tuple[str, dict[str, Any]]]) -> list[str]:
         return _n(sum(s["error_count"] + sum(s["refused_by_engine"].values()) for s in good))
 
     row("capacity: highest offered moves/s with p99 <= 50 ms", ">= 5,000", cap)
-    row("saturation: acked moves/s, every player as fast as answers come", "",
-        lambda r: _n((r.get("saturated") or {}).get("acked_per_second")))
+    row(
+        "saturation: acked moves/s, every player as fast as answers come",
+        "",
+        lambda r: _n((r.get("saturated") or {}).get("acked_per_second")),
+    )
     for rate in (1000.0, 2000.0):
-        row(f"p50 / p99 at {rate:,.0f} offered (ms)", "p99 <= 50",
-            lambda r, rate=rate: (lambda s: "-" if s is None else
-                                  f"{_n(s['ack_ms']['p50'])} / {_n(s['ack_ms']['p99'])}")(_step_at(r, rate)))
+        row(
+            f"p50 / p99 at {rate:,.0f} offered (ms)",
+            "p99 <= 50",
+            lambda r, rate=rate: (
+                lambda s: "-" if s is None else f"{_n(s['ack_ms']['p50'])} / {_n(s['ack_ms']['p99'])}"
+            )(_step_at(r, rate)),
+        )
     row("server CPU per move at 2,000/s (us)", "<= 100", at(2000.0, "server_us_per_move"))
     row("server CPU per move, saturated (us)", "", lambda r: _n((r.get("saturated") or {}).get("server_us_per_move")))
     row("PostgreSQL CPU per move at 2,000/s (us)", "<= 60", at(2000.0, "postgres_us_per_move"))
-    row("commits / s and moves per commit at 2,000/s", "",
-        lambda r: (lambda s: "-" if s is None else
-                   f"{_n(s.get('commits_per_second'))} of {_n(s.get('moves_per_commit'), 1)}")(_step_at(r, 2000.0)))
+    row(
+        "commits / s and moves per commit at 2,000/s",
+        "",
+        lambda r: (
+            lambda s: "-" if s is None else f"{_n(s.get('commits_per_second'))} of {_n(s.get('moves_per_commit'), 1)}"
+        )(_step_at(r, 2000.0)),
+    )
     row("watcher lag p50 / p99 at 2,000/s (ack to the update showing it)", "p99 <= 1 s", lambda r: lag(r, 2000.0))
     row("errors up to the capacity", "0", errors)
-    row("server memory per connected player (KiB RSS)", "<= 100",
-        lambda r: f"{_n(r['memory']['kib_per_player'], 1)} "
-        f"({_n(r['memory']['kib_per_player_after_play'], 1)} after play)")
-    row("load generator CPU per move at 2,000/s (us); its core's use", "",
+    row(
+        "server memory per connected player (KiB RSS)",
+        "<= 100",
+        lambda r: (
+            f"{_n(r['memory']['kib_per_player'], 1)} ({_n(r['memory']['kib_per_player_after_play'], 1)} after play)"
+        ),
+    )
+    row(
+        "load generator CPU per move at 2,000/s (us); its core's use",
+        "",
         lambda r: (lambda s: "-" if s is None else f"{_n(s['loadgen_us_per_move'])}; {_n(s['loadgen_cpu_percent'])}%")(
-            _step_at(r, 2000.0)))
-    row("same-stack echo: messages/s; server CPU per message (us)", "",
-        lambda r: "-" if not r.get("echo") else
-        f"{_n(r['echo']['messages_per_second'])}; {_n(r['echo']['server_us_per_message'])}")
-    row("machine: whole-machine CPU during the 2,000/s step (% of one core)", "",
-        lambda r: at(2000.0, "machine_cpu_percent")(r))
+            _step_at(r, 2000.0)
+        ),
+    )
+    row(
+        "same-stack echo: messages/s; server CPU per message (us)",
+        "",
+        lambda r: (
+            "-"
+            if not r.get("echo")
+            else f"{_n(r['echo']['messages_per_second'])}; {_n(r['echo']['server_us_per_message'])}"
+        ),
+    )
+    row(
+        "machine: whole-machine CPU during the 2,000/s step (% of one core)",
+        "",
+        lambda r: at(2000.0, "machine_cpu_percent")(r),
+    )
     row("load average before the run", "", lambda r: " ".join(f"{x:.1f}" for x in r["machine"]["load_average_before"]))
     return lines
 

@@ -84,8 +84,15 @@ def echo_app() -> Any:
 def serve_echo(port: int) -> None:
     import uvicorn
 
-    uvicorn.run(echo_app(), host="127.0.0.1", port=port, ws_max_size=1 << 20, log_level="warning",
-                ws_ping_interval=20, ws_ping_timeout=20)
+    uvicorn.run(
+        echo_app(),
+        host="127.0.0.1",
+        port=port,
+        ws_max_size=1 << 20,
+        log_level="warning",
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+    )
 
 
 # ---------------------------------------------------------------------------------------- processes
@@ -98,16 +105,18 @@ def free_port() -> int:
 
 
 class Proc:
-    def __init__(self, argv: list[str], env: dict[str, str], port: int, health: str, log: Path,
-                 cores: list[int] | None) -> None:
+    def __init__(
+        self, argv: list[str], env: dict[str, str], port: int, health: str, log: Path, cores: list[int] | None
+    ) -> None:
         self.port = port
         self.log = log
         self.health = health
         if cores and shutil.which("taskset"):
             argv = ["taskset", "-c", ",".join(map(str, cores)), *argv]
         with open(log, "ab") as out:
-            self.proc = subprocess.Popen(argv, cwd=ROOT, env={**os.environ, **env}, stdout=out,
-                                         stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(
+                argv, cwd=ROOT, env={**os.environ, **env}, stdout=out, stderr=subprocess.STDOUT
+            )
         self.ps = psutil.Process(self.proc.pid)
 
     @property
@@ -285,8 +294,12 @@ def machine() -> dict[str, Any]:
             if line.startswith("model name"):
                 model = line.split(":", 1)[1].strip()
                 break
-    return {"cpu": model or platform.processor(), "cores": os.cpu_count(), "python": platform.python_version(),
-            "load_average_before": list(os.getloadavg())}
+    return {
+        "cpu": model or platform.processor(),
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "load_average_before": list(os.getloadavg()),
+    }
 
 
 # ---------------------------------------------------------------------------------------- the run
@@ -317,33 +330,60 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {
         "when": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
         "machine": machine(),
-        "players": args.players, "watchers": args.watchers, "processes": args.processes,
-        "step_seconds": args.step_seconds, "p99_limit_ms": args.p99_ms,
-        "pinning": {"loadgen": gen_cores, "servers": server_cores}, "server_env": args.server_env,
+        "players": args.players,
+        "watchers": args.watchers,
+        "processes": args.processes,
+        "step_seconds": args.step_seconds,
+        "p99_limit_ms": args.p99_ms,
+        "pinning": {"loadgen": gen_cores, "servers": server_cores},
+        "server_env": args.server_env,
         "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
     }
     db_url = await create_db(args.pg, name)
     pg = PgCpu(args.pg, name)
     try:
-        env = {"DATABASE_URL": db_url, "REDIS_URL": args.redis, "REDIS_PREFIX": prefix, "ADMIN_TOKEN": admin,
-               "RATE_PER_SECOND": "1000", "RATE_BURST": "1000", "DB_POOL_SIZE": str(args.pool),
-               # Every bot registers and joins from this one machine: lift the per-address limits.
-               "REGISTER_PER_MINUTE": "1000000", "REGISTER_BURST": "1000000",
-               "JOIN_PER_MINUTE": "1000000", "JOIN_BURST": "1000000"}
+        env = {
+            "DATABASE_URL": db_url,
+            "REDIS_URL": args.redis,
+            "REDIS_PREFIX": prefix,
+            "ADMIN_TOKEN": admin,
+            "RATE_PER_SECOND": "1000",
+            "RATE_BURST": "1000",
+            "DB_POOL_SIZE": str(args.pool),
+            # Every bot registers and joins from this one machine: lift the per-address limits.
+            "REGISTER_PER_MINUTE": "1000000",
+            "REGISTER_BURST": "1000000",
+            "JOIN_PER_MINUTE": "1000000",
+            "JOIN_BURST": "1000000",
+        }
         for item in args.server_env:
             key, _, value = item.partition("=")
             env[key] = value
         for _ in range(args.processes):
             port = free_port()
-            servers.append(Proc([sys.executable, "-m", "server.cli", "serve", "--log-level", "warning"],
-                                {**env, "PORT": str(port)}, port, "/health", logdir / f"bench-server-{port}.log",
-                                server_cores))
+            servers.append(
+                Proc(
+                    [sys.executable, "-m", "server.cli", "serve", "--log-level", "warning"],
+                    {**env, "PORT": str(port)},
+                    port,
+                    "/health",
+                    logdir / f"bench-server-{port}.log",
+                    server_cores,
+                )
+            )
         for s in servers:
             s.wait_ready()
         print(f"servers: {', '.join(s.url for s in servers)} (logs in {logdir}/bench-server-*.log)", file=sys.stderr)
 
-        cfg = BotConfig(servers=[s.url for s in servers], admin_token=admin, players=args.players, watchers=0,
-                        time_limit=args.time_limit, seed=1, name_prefix="bench")
+        cfg = BotConfig(
+            servers=[s.url for s in servers],
+            admin_token=admin,
+            players=args.players,
+            watchers=0,
+            time_limit=args.time_limit,
+            seed=1,
+            name_prefix="bench",
+        )
         swarm = Swarm(cfg)
         t = time.monotonic()
         await swarm.setup()
@@ -368,8 +408,11 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             "kib_per_player": round((sum(rss1) - sum(rss0)) / 1024 / players, 1),
             "kib_per_watcher": round((sum(rss2) - sum(rss1)) / 1024 / max(1, args.watchers), 1),
         }
-        print(f"connected {args.players} players, {args.watchers} watchers; "
-              f"{out['memory']['kib_per_player']} KiB per player", file=sys.stderr)
+        print(
+            f"connected {args.players} players, {args.watchers} watchers; "
+            f"{out['memory']['kib_per_player']} KiB per player",
+            file=sys.stderr,
+        )
         await pg.refresh()
 
         async def measured(kind: str, rate: float) -> dict[str, Any]:
@@ -388,10 +431,23 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             if args.profile and kind == "paced" and rate == args.profile_rate:
                 spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
                 profiler = subprocess.Popen(
-                    [spy, "record", "--pid", str(servers[0].proc.pid), "--duration", str(int(args.step_seconds)),
-                     "--rate", "199", "--format", "raw", "--output", args.profile,
-                     *(["--native"] if args.profile_native else ["--nonblocking"])],
-                    stdout=subprocess.DEVNULL, stderr=open(logdir / "bench-py-spy.log", "ab"),  # noqa: SIM115
+                    [
+                        spy,
+                        "record",
+                        "--pid",
+                        str(servers[0].proc.pid),
+                        "--duration",
+                        str(int(args.step_seconds)),
+                        "--rate",
+                        "199",
+                        "--format",
+                        "raw",
+                        "--output",
+                        args.profile,
+                        *(["--native"] if args.profile_native else ["--nonblocking"]),
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=open(logdir / "bench-py-spy.log", "ab"),  # noqa: SIM115
                 )
             if kind == "paced":
                 w, acked = await gen.paced(rate, args.step_seconds)
@@ -417,11 +473,16 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 "offered_per_second": rate if kind == "paced" else None,
                 "acked_per_second": round(acked, 1),
                 "acknowledged": w.acks,
-                "ack_ms": {"p50": ms(percentile(w.latency, 50)), "p95": ms(percentile(w.latency, 95)),
-                           "p99": ms(percentile(w.latency, 99)),
-                           "max": ms(max(w.latency) if w.latency else None)},
-                "errors": dict(w.errors), "error_count": sum(w.errors.values()),
-                "refused_by_engine": dict(w.refused), "refused_after_end": dict(w.late),
+                "ack_ms": {
+                    "p50": ms(percentile(w.latency, 50)),
+                    "p95": ms(percentile(w.latency, 95)),
+                    "p99": ms(percentile(w.latency, 99)),
+                    "max": ms(max(w.latency) if w.latency else None),
+                },
+                "errors": dict(w.errors),
+                "error_count": sum(w.errors.values()),
+                "refused_by_engine": dict(w.refused),
+                "refused_after_end": dict(w.late),
                 "server_us_per_move": round(1e6 * sum(server_cpu) / acks, 1),
                 "postgres_us_per_move": round(1e6 * pg_cpu / acks, 1),
                 "postgres_all_us_per_move": round(1e6 * pga / acks, 1),
@@ -431,12 +492,16 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 "postgres_cpu_percent": round(100 * pg_cpu / elapsed, 1),
                 "loadgen_cpu_percent": round(100 * lcpu / elapsed, 1),
                 "machine_cpu_percent": round(machine_pct, 1),
-                "watch": {"updates": w.updates, "bytes": w.update_bytes,
-                          "feed_lag_ms": {"p50": ms(percentile(w.feed_lag, 50)),
-                                          "p99": ms(percentile(w.feed_lag, 99))},
-                          "ack_to_watcher_ms": {"p50": ms(percentile(w.ack_lag, 50)),
-                                                "p99": ms(percentile(w.ack_lag, 99)),
-                                                "samples": len(w.ack_lag)}},
+                "watch": {
+                    "updates": w.updates,
+                    "bytes": w.update_bytes,
+                    "feed_lag_ms": {"p50": ms(percentile(w.feed_lag, 50)), "p99": ms(percentile(w.feed_lag, 99))},
+                    "ack_to_watcher_ms": {
+                        "p50": ms(percentile(w.ack_lag, 50)),
+                        "p99": ms(percentile(w.ack_lag, 99)),
+                        "samples": len(w.ack_lag),
+                    },
+                },
                 "commits_per_second": round(commits / elapsed, 1),
                 "redis_commands_per_move": round(redis_ops / acks, 2),
                 "wal_bytes_per_move": round(wal / acks),
@@ -446,13 +511,16 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 "measured_seconds": wall,
             }
             ok = "ok" if result["error_count"] == 0 and not w.refused else "ERRORS"
-            print(f"  {kind} {rate or '':>6}: {result['acked_per_second']:8.0f} acked/s  "
-                  f"p50 {result['ack_ms']['p50']} p99 {result['ack_ms']['p99']} ms  "
-                  f"server {result['server_us_per_move']} us  pg {result['postgres_us_per_move']} us  "
-                  f"{result['commits_per_second']} commits/s of {result['moves_per_commit']}  "
-                  f"loadgen {result['loadgen_cpu_percent']}%  watcher lag p99 "
-                  f"{result['watch']['ack_to_watcher_ms']['p99']} ms  {ok} {dict(w.errors) or ''}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"  {kind} {rate or '':>6}: {result['acked_per_second']:8.0f} acked/s  "
+                f"p50 {result['ack_ms']['p50']} p99 {result['ack_ms']['p99']} ms  "
+                f"server {result['server_us_per_move']} us  pg {result['postgres_us_per_move']} us  "
+                f"{result['commits_per_second']} commits/s of {result['moves_per_commit']}  "
+                f"loadgen {result['loadgen_cpu_percent']}%  watcher lag p99 "
+                f"{result['watch']['ack_to_watcher_ms']['p99']} ms  {ok} {dict(w.errors) or ''}",
+                file=sys.stderr,
+                flush=True,
+            )
             await asyncio.sleep(args.rest)
             return result
 
@@ -462,9 +530,13 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         for rate in args.rates:
             step = await measured("paced", rate)
             steps.append(step)
-            good = (step["ack_ms"]["p99"] is not None and step["ack_ms"]["p99"] <= args.p99_ms
-                    and step["error_count"] == 0 and not step["refused_by_engine"]
-                    and step["acked_per_second"] >= 0.95 * rate)
+            good = (
+                step["ack_ms"]["p99"] is not None
+                and step["ack_ms"]["p99"] <= args.p99_ms
+                and step["error_count"] == 0
+                and not step["refused_by_engine"]
+                and step["acked_per_second"] >= 0.95 * rate
+            )
             if good:
                 capacity = rate if capacity is None else max(capacity, rate)
             else:
@@ -488,8 +560,14 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
 
         if args.echo_seconds > 0 and args.players > 0:
             port = free_port()
-            echo = Proc([sys.executable, str(Path(__file__).resolve()), "--echo-server", str(port)], {}, port, "tcp",
-                        logdir / f"bench-echo-{port}.log", server_cores)
+            echo = Proc(
+                [sys.executable, str(Path(__file__).resolve()), "--echo-server", str(port)],
+                {},
+                port,
+                "tcp",
+                logdir / f"bench-echo-{port}.log",
+                server_cores,
+            )
             echo.wait_ready()
             c0, t0 = echo.cpu(), time.monotonic()
             out["echo"] = await echo_run(f"ws://127.0.0.1:{port}/ws/echo", args.players, args.echo_seconds)
@@ -560,28 +638,47 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="server_bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--watchers", type=int, default=1000)
-    parser.add_argument("--rates", default="1000,2000,3000,4000,5000,6000",
-                        help="offered moves a second in all, one step each, comma-separated")
+    parser.add_argument(
+        "--rates",
+        default="1000,2000,3000,4000,5000,6000",
+        help="offered moves a second in all, one step each, comma-separated",
+    )
     parser.add_argument("--step-seconds", type=float, default=8.0)
     parser.add_argument("--rest", type=float, default=1.0, help="seconds between steps")
-    parser.add_argument("--stop-after", type=int, default=0,
-                        help="stop stepping after this many steps over the latency limit (0: run every step)")
+    parser.add_argument(
+        "--stop-after",
+        type=int,
+        default=0,
+        help="stop stepping after this many steps over the latency limit (0: run every step)",
+    )
     parser.add_argument("--p99-ms", type=float, default=50.0, help="the capacity's latency limit")
     parser.add_argument("--no-saturate", dest="saturate", action="store_false", help="skip the saturation run")
     parser.add_argument("--echo-seconds", type=float, default=5.0, help="the same-stack echo; 0 to skip")
     parser.add_argument("--processes", type=int, choices=[1, 2], default=1)
-    parser.add_argument("--pin", choices=["split", "none"], default="split",
-                        help="split: the generator on core 0, the servers on the others (when there are 2+)")
+    parser.add_argument(
+        "--pin",
+        choices=["split", "none"],
+        default="split",
+        help="split: the generator on core 0, the servers on the others (when there are 2+)",
+    )
     parser.add_argument("--pool", type=int, default=10, help="DB_POOL_SIZE of each server")
-    parser.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE",
-                        help="an environment variable for the servers (e.g. DB_COMMITS=2); repeatable")
+    parser.add_argument(
+        "--server-env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an environment variable for the servers (e.g. DB_COMMITS=2); repeatable",
+    )
     parser.add_argument("--time-limit", type=int, default=3600, help="the games' time limit (seconds)")
     parser.add_argument("--pg", default=PG_DEFAULT, help="PostgreSQL admin URL (a fresh database is made)")
     parser.add_argument("--redis", default=REDIS_DEFAULT)
     parser.add_argument("--profile", metavar="FILE", help="py-spy raw profile of the first server")
     parser.add_argument("--profile-rate", type=float, default=2000, help="the step to profile")
-    parser.add_argument("--profile-native", action="store_true",
-                        help="with C frames (uvloop, asyncpg, msgspec): where the event loop's own time goes")
+    parser.add_argument(
+        "--profile-native",
+        action="store_true",
+        help="with C frames (uvloop, asyncpg, msgspec): where the event loop's own time goes",
+    )
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

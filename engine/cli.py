@@ -23,7 +23,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         "--entry", type=int, help="an entry's ordinal (1, 2, ...): print that entry's renamed deal (deal_variation)"
     )
     deal.add_argument(
-        "--no-draw-pile-choice", dest="draw_pile_choice", action="store_false",
+        "--no-draw-pile-choice",
+        dest="draw_pile_choice",
+        action="store_false",
         help="spider78: draw piles dealt in order (with --entry: the piles keep their order)",
     )
     deal.set_defaults(run=run_deal)
@@ -34,7 +36,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
 def run_deal(args: argparse.Namespace) -> int:
     try:
         settings = Settings(
-            variant=args.variant, suits=args.suits, draw_pile_choice=args.draw_pile_choice,
+            variant=args.variant,
+            suits=args.suits,
+            draw_pile_choice=args.draw_pile_choice,
             deal_variation=args.entry is not None,
         )
         out = deal_json(settings, args.seed, args.entry)

@@ -258,9 +258,7 @@ class Game:
         d = cols[dst]
         if d:
             if not self._accepts(d[-1], first):
-                raise IllegalMoveError(
-                    f"{card_text(first)} cannot go onto {card_text(d[-1])}", "cannot_place"
-                )
+                raise IllegalMoveError(f"{card_text(first)} cannot go onto {card_text(d[-1])}", "cannot_place")
         elif self._king_only and dst < self._dealt and (first & 15) != KING:
             raise IllegalMoveError("an empty column takes only a King", "king_only")
         if count == 1:
@@ -324,7 +322,7 @@ class Game:
             self.piles[p] = []
         elif self.stock is not None:
             if pile is not None:
-                raise BadMoveError("this game deals from its stock: send {\"type\": \"deal\"}", "no_piles")
+                raise BadMoveError('this game deals from its stock: send {"type": "deal"}', "no_piles")
             if not self.stock:
                 raise IllegalMoveError("the stock is empty", "stock_empty")
             if not self.settings.rules.deal_onto_empty and not all(self.columns[: self._dealt]):
@@ -354,7 +352,7 @@ class Game:
         if self.settings.draw_pile_choice:
             if pile is None:
                 raise BadMoveError(
-                    f"name the draw pile to deal: {{\"type\": \"deal\", \"pile\": 0-{len(piles) - 1}}}",
+                    f'name the draw pile to deal: {{"type": "deal", "pile": 0-{len(piles) - 1}}}',
                     "missing_field",
                 )
             if pile >= len(piles):
@@ -366,9 +364,7 @@ class Game:
         if following is None:
             raise IllegalMoveError("every draw pile has been dealt", "pile_empty")
         if pile is not None and pile != following:
-            raise IllegalMoveError(
-                f"draw piles are dealt in order: the next is pile {following}", "wrong_pile"
-            )
+            raise IllegalMoveError(f"draw piles are dealt in order: the next is pile {following}", "wrong_pile")
         return following
 
     def _take_back(self) -> Result:
@@ -489,9 +485,7 @@ class Game:
         }
         if self.piles is not None and piles:
             show = self.settings.draw_pile_tops_up
-            out["draw_piles"] = [
-                {"count": len(p), "top": card_text(p[0]) if p and show else None} for p in self.piles
-            ]
+            out["draw_piles"] = [{"count": len(p), "top": card_text(p[0]) if p and show else None} for p in self.piles]
         if self.stock is not None:
             out["stock"] = len(self.stock)
             out["deals_left"] = len(self.stock) // self._dealt

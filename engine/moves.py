@@ -103,8 +103,12 @@ def move_from_json(obj: Any) -> Move:
         count = obj.get("count")
         dst = obj.get("to")
         if (
-            type(src) is int and type(count) is int and type(dst) is int
-            and 0 <= src <= MAX_INDEX and 1 <= count <= MAX_INDEX and 0 <= dst <= MAX_INDEX
+            type(src) is int
+            and type(count) is int
+            and type(dst) is int
+            and 0 <= src <= MAX_INDEX
+            and 1 <= count <= MAX_INDEX
+            and 0 <= dst <= MAX_INDEX
         ):
             return _new(MoveCards, (src, count, dst, "move"))
     return _careful_move_from_json(obj)
@@ -132,9 +136,7 @@ def _careful_move_from_json(obj: Any) -> Move:
         return End()
     if "type" not in obj:
         raise BadMoveError("a move needs a 'type'", "missing_field")
-    raise BadMoveError(
-        f"unknown move type {shown(kind, 40)}: expected one of {', '.join(MOVE_TYPES)}", "unknown_type"
-    )
+    raise BadMoveError(f"unknown move type {shown(kind, 40)}: expected one of {', '.join(MOVE_TYPES)}", "unknown_type")
 
 
 _TEXT = re.compile(r"^(?:(\d{1,4})(?::(\d{1,4}))?>(\d{1,4})|d(\d{1,4})?|u|end)$")

@@ -162,8 +162,7 @@ def _check_cards(settings: Settings, game: Game) -> None:
     deck = Counter(ordered_deck(rules.deck_size, settings.suits or 1))
     if sum(have.values()) + SEQUENCE * game.sequences != rules.deck_size:
         raise NotationError(
-            f"{sum(have.values())} cards and {game.sequences} removed sequences do not make a deck "
-            f"of {rules.deck_size}"
+            f"{sum(have.values())} cards and {game.sequences} removed sequences do not make a deck of {rules.deck_size}"
         )
     extra = have - deck
     if extra:

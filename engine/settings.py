@@ -12,8 +12,16 @@ from .variants import VARIANTS, Variant
 MAX_TIME_LIMIT = 7 * 24 * 3600
 MAX_SEED_LENGTH = 4096
 _FIELDS = (
-    "variant", "suits", "free_column", "undo", "undo_limit", "reveals_final", "time_limit",
-    "draw_pile_choice", "draw_pile_tops_up", "deal_variation",
+    "variant",
+    "suits",
+    "free_column",
+    "undo",
+    "undo_limit",
+    "reveals_final",
+    "time_limit",
+    "draw_pile_choice",
+    "draw_pile_tops_up",
+    "deal_variation",
 )
 
 

@@ -134,8 +134,13 @@ def create_app(config: Config | None = None) -> Litestar:
             *ASSET_ROUTES,
             # no-cache: a browser never uses a stored copy unasked, so a new version of the client
             # (its files have no hashed names) is picked up at once.
-            create_static_files_router(path="/", directories=[STATIC_DIR], html_mode=True, name="web",
-                                       cache_control=CacheControlHeader(no_cache=True)),
+            create_static_files_router(
+                path="/",
+                directories=[STATIC_DIR],
+                html_mode=True,
+                name="web",
+                cache_control=CacheControlHeader(no_cache=True),
+            ),
         ],
         lifespan=[lifespan],
         openapi_config=OPENAPI_CONFIG,

@@ -89,8 +89,12 @@ class Rebuilt(msgspec.Struct):
     entries: int
 
 
-@post("/api/tournaments/{tournament_id:int}/leaderboard/rebuild", status_code=200, security=ADMIN,
-      responses=errors(401, 403, 404))
+@post(
+    "/api/tournaments/{tournament_id:int}/leaderboard/rebuild",
+    status_code=200,
+    security=ADMIN,
+    responses=errors(401, 403, 404),
+)
 async def rebuild(request: Request[Any, Any, Any], tournament_id: int) -> Rebuilt:
     """Organiser: rebuild the Redis leaderboard from PostgreSQL now (it also rebuilds by itself)."""
     require_admin(request)

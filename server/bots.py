@@ -44,9 +44,23 @@ from .config import server_url
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 ENGINE_CODES = {
-    "out_of_range", "same_column", "empty_column", "face_down", "not_a_group", "cannot_place", "king_only",
-    "missing_field", "no_piles", "wrong_pile", "pile_empty", "stock_empty", "nothing_to_deal", "undo_off",
-    "undo_limit", "nothing_to_undo", "reveals_final",
+    "out_of_range",
+    "same_column",
+    "empty_column",
+    "face_down",
+    "not_a_group",
+    "cannot_place",
+    "king_only",
+    "missing_field",
+    "no_piles",
+    "wrong_pile",
+    "pile_empty",
+    "stock_empty",
+    "nothing_to_deal",
+    "undo_off",
+    "undo_limit",
+    "nothing_to_undo",
+    "reveals_final",
 }
 GAME_DONE_CODES = {"time_up", "game_over", "not_saved"}
 ANSWER_SECONDS = 15.0  # no answer to a move for this long: reconnect and resend it
@@ -130,11 +144,17 @@ class Stats:
             "watch_updates": self.updates,
             "watch_bytes": self.update_bytes,
             "watch_errors": dict(self.watch_errors),
-            "feed_lag_ms": {"p50": ms(percentile(self.feed_lag, 50)), "p99": ms(percentile(self.feed_lag, 99)),
-                            "max": ms(max(self.feed_lag) if self.feed_lag else None)},
-            "ack_to_watcher_ms": {"p50": ms(percentile(self.ack_lag, 50)), "p99": ms(percentile(self.ack_lag, 99)),
-                                  "max": ms(max(self.ack_lag) if self.ack_lag else None),
-                                  "samples": len(self.ack_lag)},
+            "feed_lag_ms": {
+                "p50": ms(percentile(self.feed_lag, 50)),
+                "p99": ms(percentile(self.feed_lag, 99)),
+                "max": ms(max(self.feed_lag) if self.feed_lag else None),
+            },
+            "ack_to_watcher_ms": {
+                "p50": ms(percentile(self.ack_lag, 50)),
+                "p99": ms(percentile(self.ack_lag, 99)),
+                "max": ms(max(self.ack_lag) if self.ack_lag else None),
+                "samples": len(self.ack_lag),
+            },
         }
 
 
@@ -182,9 +202,9 @@ class BotConfig:
 
 def _ws_url(http_url: str) -> str:
     if http_url.startswith("https://"):
-        return "wss://" + http_url[len("https://"):]
+        return "wss://" + http_url[len("https://") :]
     if http_url.startswith("http://"):
-        return "ws://" + http_url[len("http://"):]
+        return "ws://" + http_url[len("http://") :]
     raise BotError(f"the server must be an http:// or https:// URL, not {http_url!r}")
 
 
@@ -356,8 +376,12 @@ class Bot:
                     if self.view is not None:
                         self.view = apply_result(self.view, msg)
                     self.pending = None
-                    stats.ack(self.entry_id, time.perf_counter() - sent if first else None,
-                              self.swarm.track_acks and bool(scored), _board_score(self.view))
+                    stats.ack(
+                        self.entry_id,
+                        time.perf_counter() - sent if first else None,
+                        self.swarm.track_acks and bool(scored),
+                        _board_score(self.view),
+                    )
                     self.swarm.ack_log.write(self.entry_id, seq, msg["n"], msg["move"])
                     self.swarm.on_ack(self, seq, msg)
                     if self.view.get("over"):
@@ -448,8 +472,14 @@ class Watch:
         cfg = self.swarm.cfg
         while not stop.is_set():
             try:
-                async with connect(url, compression="deflate" if cfg.compression == "deflate" else None,
-                                   max_size=1 << 26, ping_interval=None, open_timeout=30, close_timeout=1) as ws:
+                async with connect(
+                    url,
+                    compression="deflate" if cfg.compression == "deflate" else None,
+                    max_size=1 << 26,
+                    ping_interval=None,
+                    open_timeout=30,
+                    close_timeout=1,
+                ) as ws:
                     first = _decode(await asyncio.wait_for(ws.recv(decode=False), 30))
                     if first.get("type") != "snapshot":
                         raise BotError(f"watch: expected a snapshot, got {first.get('type')}")
@@ -618,8 +648,10 @@ class Swarm:
                     if r.status_code != 201:
                         raise BotError(f"register: {r.status_code} {r.text[:200]}")
                     token = r.json()["token"]
-                    r = await post(f"{server}/api/tournaments/{self.tournament_id}/entries",
-                                   headers={"authorization": f"Bearer {token}"})
+                    r = await post(
+                        f"{server}/api/tournaments/{self.tournament_id}/entries",
+                        headers={"authorization": f"Bearer {token}"},
+                    )
                     if r.status_code != 201:
                         raise BotError(f"join: {r.status_code} {r.text[:200]}")
                 return Bot(self, i, server, token, r.json()["id"], random.Random(self.rng.random()))
@@ -678,7 +710,7 @@ class Swarm:
             if cfg.watch_all or not ids:
                 follow = None
             elif sample:
-                follow = ids[(i * 100) % len(ids):][:100] or ids[:100]
+                follow = ids[(i * 100) % len(ids) :][:100] or ids[:100]
             else:
                 follow = [ids[i % len(ids)]]
             w = Watch(self, cfg.servers[i % len(cfg.servers)], sample=sample, follow=follow)
@@ -737,8 +769,12 @@ class Swarm:
     def figures(self, seconds: float) -> dict[str, Any]:
         out = self.stats.figures(seconds)
         out.update(
-            tournament_id=self.tournament_id, players=len(self.bots), policy=self.cfg.policy, pace=self.cfg.pace,
-            servers=self.cfg.servers, compression=self.cfg.compression or "none",
+            tournament_id=self.tournament_id,
+            players=len(self.bots),
+            policy=self.cfg.policy,
+            pace=self.cfg.pace,
+            servers=self.cfg.servers,
+            compression=self.cfg.compression or "none",
             games_over=sum(b.done for b in self.bots),
         )
         if self.notes:
@@ -901,8 +937,10 @@ async def check_acks(path: str, database_url: str) -> tuple[int, list[str]]:
         if found is None:
             problems.append(f"entry {entry_id} move {n} (seq {item['seq']}) was acknowledged but is not stored")
         elif found != (item["seq"], item["move"]):
-            problems.append(f"entry {entry_id} move {n}: acknowledged seq {item['seq']} {item['move']}, "
-                            f"stored seq {found[0]} {found[1]}")
+            problems.append(
+                f"entry {entry_id} move {n}: acknowledged seq {item['seq']} {item['move']}, "
+                f"stored seq {found[0]} {found[1]}"
+            )
     return len(logged), problems
 
 
@@ -915,9 +953,13 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         help="run bot players and leaderboard watchers against a server, or check their acknowledgements",
         description="Bot players (real websocket clients) and watchers against a running server, with live figures.",
     )
-    bots.add_argument("--server", action="append", dest="servers", metavar="URL",
-                      help="server URL; repeat to split bots between servers (default $SPIDERTOUR_URL, else "
-                      "http://127.0.0.1:$PORT)")
+    bots.add_argument(
+        "--server",
+        action="append",
+        dest="servers",
+        metavar="URL",
+        help="server URL; repeat to split bots between servers (default $SPIDERTOUR_URL, else http://127.0.0.1:$PORT)",
+    )
     bots.add_argument("--tournament", type=int, help="join this tournament (must be open)")
     bots.add_argument("--admin-token", help="create a tournament with this token (default $ADMIN_TOKEN)")
     bots.add_argument("--players", "-n", type=int, default=10)
@@ -931,18 +973,32 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     bots.add_argument("--suits", type=int, help="for a created tournament")
     bots.add_argument("--time-limit", type=int, default=600, help="seconds, for a created tournament")
     bots.add_argument("--seed", type=int, help="random seed of the bots' choices")
-    bots.add_argument("--compression", choices=["none", "deflate"], default="none",
-                      help="ask for permessage-deflate on the websockets (browsers do)")
+    bots.add_argument(
+        "--compression",
+        choices=["none", "deflate"],
+        default="none",
+        help="ask for permessage-deflate on the websockets (browsers do)",
+    )
     bots.add_argument("--connect-concurrency", type=int, default=64)
-    bots.add_argument("--watch-sample", type=int, default=20,
-                      help="watchers that decode every update to time acknowledgement-to-watcher lag")
-    bots.add_argument("--watch-all", action="store_true",
-                      help="every watcher follows every entry's changes (default: one entry each, and the top)")
+    bots.add_argument(
+        "--watch-sample",
+        type=int,
+        default=20,
+        help="watchers that decode every update to time acknowledgement-to-watcher lag",
+    )
+    bots.add_argument(
+        "--watch-all",
+        action="store_true",
+        help="every watcher follows every entry's changes (default: one entry each, and the top)",
+    )
     bots.add_argument("--ack-log", metavar="FILE", help="append every acknowledged move as a JSON line")
     bots.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     bots.add_argument("--no-live", action="store_true", help="plain progress lines instead of a live table")
-    bots.add_argument("--check-acks", metavar="FILE",
-                      help="do not play: check an --ack-log against PostgreSQL ($DATABASE_URL or --database-url)")
+    bots.add_argument(
+        "--check-acks",
+        metavar="FILE",
+        help="do not play: check an --ack-log against PostgreSQL ($DATABASE_URL or --database-url)",
+    )
     bots.add_argument("--database-url", help="for --check-acks (default $DATABASE_URL)")
     bots.set_defaults(run=run_bots_command)
 
@@ -1035,8 +1091,10 @@ BENCH_SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "server_bench.
 
 def add_bench_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     bench = sub.add_parser(
-        "bench", help="the server load benchmark (bench/server_bench.py; its options follow, see bench -h)",
-        add_help=False, prefix_chars="+",
+        "bench",
+        help="the server load benchmark (bench/server_bench.py; its options follow, see bench -h)",
+        add_help=False,
+        prefix_chars="+",
     )
     bench.add_argument("args", nargs="*")
     bench.set_defaults(run=run_bench_command)
@@ -1046,8 +1104,9 @@ def run_bench_command(args: argparse.Namespace) -> int:
     import importlib.util
 
     if not BENCH_SCRIPT.exists():
-        print(f"error: {BENCH_SCRIPT} is not there (the benchmark runs from a checkout of the project)",
-              file=sys.stderr)
+        print(
+            f"error: {BENCH_SCRIPT} is not there (the benchmark runs from a checkout of the project)", file=sys.stderr
+        )
         return 2
     spec = importlib.util.spec_from_file_location("server_bench", BENCH_SCRIPT)
     assert spec is not None and spec.loader is not None

@@ -175,8 +175,11 @@ def run_integrity(args: argparse.Namespace) -> int:
         print("error: give --admin-token or set ADMIN_TOKEN", file=sys.stderr)
         return 2
     try:
-        r = httpx.get(f"{url}/api/tournaments/{args.tournament_id}/integrity",
-                      headers={"authorization": f"Bearer {token}"}, timeout=120)
+        r = httpx.get(
+            f"{url}/api/tournaments/{args.tournament_id}/integrity",
+            headers={"authorization": f"Bearer {token}"},
+            timeout=120,
+        )
     except httpx.HTTPError as err:
         print(f"error: cannot reach {url}: {err}", file=sys.stderr)
         return 1
@@ -188,19 +191,26 @@ def run_integrity(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2))
         return 0
     th = report["thresholds"]
-    print(f"Tournament {report['tournament_id']} {report['name']!r} ({report['status']}): {report['entries']} entries, "
-          f"{len(report['flags'])} flag(s)")
-    print(f"  peek: a revealing move undone within {th['peek_seconds']:g} s; scout: {th['scout_deals']} deals within "
-          f"{th['scout_seconds']:g} s of the start, then an end or {th['idle_seconds']:g} s of nothing")
+    print(
+        f"Tournament {report['tournament_id']} {report['name']!r} ({report['status']}): {report['entries']} entries, "
+        f"{len(report['flags'])} flag(s)"
+    )
+    print(
+        f"  peek: a revealing move undone within {th['peek_seconds']:g} s; scout: {th['scout_deals']} deals within "
+        f"{th['scout_seconds']:g} s of the start, then an end or {th['idle_seconds']:g} s of nothing"
+    )
     for flag in report["flags"]:
         entries = flag["entries"] if flag["type"] == "shared_address" else [flag["entry"]]
-        who = ", ".join(f"entry {e['entry_id']} (#{e['ordinal']} {e['player']}, {e['status']}, {e['score']})"
-                        for e in entries)
+        who = ", ".join(
+            f"entry {e['entry_id']} (#{e['ordinal']} {e['player']}, {e['status']}, {e['score']})" for e in entries
+        )
         print(f"- {flag['type']}: {who}")
         print(f"    {flag['summary']}")
         for peek in flag.get("peeks", []):
-            print(f"    move {peek['move']} at {peek['t']:.1f} s turned a card in column {peek['column']}; "
-                  f"undone by move {peek['undo_move']} at {peek['undo_t']:.1f} s")
+            print(
+                f"    move {peek['move']} at {peek['t']:.1f} s turned a card in column {peek['column']}; "
+                f"undone by move {peek['undo_move']} at {peek['undo_t']:.1f} s"
+            )
         for deal in flag.get("deals", []):
             pile = "" if deal["pile"] is None else f" pile {deal['pile']}"
             print(f"    move {deal['move']} at {deal['t']:.1f} s: deal{pile}")
@@ -249,17 +259,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     create.add_argument("--undo-limit", type=int)
     create.add_argument("--draw-pile-choice", type=on_off)
     create.add_argument("--draw-pile-tops-up", type=on_off)
-    create.add_argument("--reveals-final", type=on_off, metavar="on|off",
-                        help="a revealed card stays revealed: undo gives no free peek at face-down cards")
-    create.add_argument("--deal-variation", type=on_off, metavar="on|off",
-                        help="each entry plays the deal renamed: a second entry cannot read the deal off its screen")
-    create.add_argument("--start", choices=["own", "together"],
-                        help="together: everyone starts at --opens-at, so nobody can play the deal before anybody "
-                        "else (closes at opens + time limit); own (default): each starts when ready")
+    create.add_argument(
+        "--reveals-final",
+        type=on_off,
+        metavar="on|off",
+        help="a revealed card stays revealed: undo gives no free peek at face-down cards",
+    )
+    create.add_argument(
+        "--deal-variation",
+        type=on_off,
+        metavar="on|off",
+        help="each entry plays the deal renamed: a second entry cannot read the deal off its screen",
+    )
+    create.add_argument(
+        "--start",
+        choices=["own", "together"],
+        help="together: everyone starts at --opens-at, so nobody can play the deal before anybody "
+        "else (closes at opens + time limit); own (default): each starts when ready",
+    )
     create.add_argument("--opens-at", help="ISO time with zone; default now")
     create.add_argument("--closes-at", help="ISO time with zone; default an hour after opening (not with together)")
-    create.add_argument("--seed", help="default: drawn from a cryptographic source; a short one is safe too, "
-                        "as the commitment also covers a secret 128-bit salt")
+    create.add_argument(
+        "--seed",
+        help="default: drawn from a cryptographic source; a short one is safe too, "
+        "as the commitment also covers a secret 128-bit salt",
+    )
     create.add_argument(
         "--certified", action="store_true", help="a deal the server's solver wins (it draws seeds until one is won)"
     )
@@ -273,8 +297,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_tournament_commands(tsub)  # spidertour tournament edit|close|cancel|entries|disqualify
     add_schedule_command(sub)  # spidertour schedule create|list|stop
 
-    integrity = sub.add_parser("integrity", help="organiser: a tournament's integrity report "
-                               "(shared addresses, undo peeks, scouting entries), with the evidence")
+    integrity = sub.add_parser(
+        "integrity",
+        help="organiser: a tournament's integrity report "
+        "(shared addresses, undo peeks, scouting entries), with the evidence",
+    )
     integrity.add_argument("tournament_id", type=int)
     integrity.add_argument("--json", action="store_true", help="print the report as JSON")
     integrity.add_argument("--server", help=URL_HELP)

@@ -12,7 +12,6 @@ import asyncpg
 log = logging.getLogger("spidertour.db")
 
 
-
 def _schema_dir() -> Path:
     """``schema/`` beside the package in a source tree; ``<prefix>/share/spidertour/schema`` once
     installed (pyproject.toml's data-files)."""

@@ -58,18 +58,30 @@ _event_decoder = msgspec.json.Decoder(BoardEvent)
 class Tick:
     """One feed tick: what changed, shared by every watcher of the feed, encoded at most twice."""
 
-    def __init__(self, tournament_id: int, entrants: int, changed: dict[int, Row], top: list[Row],
-                 status: str | None) -> None:
+    def __init__(
+        self, tournament_id: int, entrants: int, changed: dict[int, Row], top: list[Row], status: str | None
+    ) -> None:
         self.tournament_id, self.entrants, self.changed, self.top, self.status = (
-            tournament_id, entrants, changed, top, status)
+            tournament_id,
+            entrants,
+            changed,
+            top,
+            status,
+        )
         self.at = time.time()
         self.top_same = False  # the top page and the count are those of the last tick
         self._all: bytes | None = None
         self._bare: bytes | None = None
 
     def update(self, changed: list[Row]) -> Update:
-        return Update(tournament_id=self.tournament_id, entrants=self.entrants, changed=changed, top=self.top,
-                      status=self.status, at=self.at)
+        return Update(
+            tournament_id=self.tournament_id,
+            entrants=self.entrants,
+            changed=changed,
+            top=self.top,
+            status=self.status,
+            at=self.at,
+        )
 
     def all_encoded(self) -> bytes:
         """The update with every changed row (for watchers that follow everything)."""

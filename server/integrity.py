@@ -118,8 +118,15 @@ def scout(settings: Settings, row: Any, elapsed: float) -> p.Scout | None:
     dealt = f"dealt {len(deals)} of {total} piles within {SCOUT_SECONDS:.0f} s of starting, then"
 
     def found(then: str, move: int, t: float, idle: float | None, what: str) -> p.Scout:
-        return p.Scout(entry=flagged(row), deals=evidence, then=then, then_move=move, then_t=t,
-                       idle_seconds=idle, summary=f"{dealt} {what}")
+        return p.Scout(
+            entry=flagged(row),
+            deals=evidence,
+            then=then,
+            then_move=move,
+            then_t=t,
+            idle_seconds=idle,
+            summary=f"{dealt} {what}",
+        )
 
     at = float(moves[last_deal - 1].get("t", 0))
     at_move = last_deal

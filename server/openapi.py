@@ -93,8 +93,7 @@ async def swagger_init() -> Response[str]:
 
 ASSET_ROUTES = [
     swagger_init,
-    create_static_files_router(path=ASSETS, directories=[SWAGGER_DIR], name="swagger-assets",
-                               include_in_schema=False),
+    create_static_files_router(path=ASSETS, directories=[SWAGGER_DIR], name="swagger-assets", include_in_schema=False),
 ]
 
 OPENAPI_CONFIG = OpenAPIConfig(
@@ -105,10 +104,12 @@ OPENAPI_CONFIG = OpenAPIConfig(
     render_plugins=[LocalSwagger()],
     components=Components(
         security_schemes={
-            "admin": SecurityScheme(type="http", scheme="bearer",
-                                    description="The admin token (ADMIN_TOKEN, or printed at start)"),
-            "player": SecurityScheme(type="http", scheme="bearer",
-                                     description="A player's token, returned once by POST /api/players"),
+            "admin": SecurityScheme(
+                type="http", scheme="bearer", description="The admin token (ADMIN_TOKEN, or printed at start)"
+            ),
+            "player": SecurityScheme(
+                type="http", scheme="bearer", description="A player's token, returned once by POST /api/players"
+            ),
         }
     ),
 )

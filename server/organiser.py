@@ -45,8 +45,17 @@ async def end_game(services: Services, entry_id: int, why: str) -> None:
         else:
             # The player's sequence numbers stay theirs: the organiser's End keeps the last one.
             record = store.MoveRecord(
-                entry_id, epoch, live.moves + 1, live.last_seq, msgspec.json.encode(End().to_json()).decode(),
-                game.t, game.score, game.reveals, game.sequences, game.outcome or "ended", game.final_score,
+                entry_id,
+                epoch,
+                live.moves + 1,
+                live.last_seq,
+                msgspec.json.encode(End().to_json()).decode(),
+                game.t,
+                game.score,
+                game.reveals,
+                game.sequences,
+                game.outcome or "ended",
+                game.final_score,
                 game.time_left,
             )
             await store.record_moves(db, [record])
@@ -92,8 +101,16 @@ async def disqualify(services: Services, tournament_id: int, entry_id: int, reas
     entry = await store.entry(services.db, entry_id)
     if entry is not None:
         row = row_of(entry)
-        services.hub.changed(tournament_id, Row(entry_id=row.entry_id, player=row.player, score=row.score,
-                                                status="disqualified", time_left=row.time_left))
+        services.hub.changed(
+            tournament_id,
+            Row(
+                entry_id=row.entry_id,
+                player=row.player,
+                score=row.score,
+                status="disqualified",
+                time_left=row.time_left,
+            ),
+        )
     log.info("entry %s of tournament %s disqualified: %s", entry_id, tournament_id, reason)
     return "ok"
 
@@ -101,8 +118,9 @@ async def disqualify(services: Services, tournament_id: int, entry_id: int, reas
 # ----------------------------------------------------------------------------- schedules
 
 
-def occurrences(first: datetime, every: int, open_for: int, ahead: int, now: datetime,
-                limit: int = MAX_AHEAD) -> list[datetime]:
+def occurrences(
+    first: datetime, every: int, open_for: int, ahead: int, now: datetime, limit: int = MAX_AHEAD
+) -> list[datetime]:
     """The occurrences due now: not yet closed (opens + open_for > now), opening by now + ahead."""
     period = timedelta(minutes=every)
     k = max(0, math.floor((now - timedelta(minutes=open_for) - first) / period) + 1)
@@ -125,8 +143,12 @@ def next_occurrence(first: datetime, every: int, now: datetime) -> datetime:
 def tournament_body(schedule: Any, at: datetime) -> p.TournamentCreate:
     template = dict(schedule["template"])
     return msgspec.convert(
-        {**template, "name": f"{schedule['name']} {at:%Y-%m-%d %H:%M}",
-         "opens_at": at.isoformat(), "closes_at": (at + timedelta(minutes=schedule["open_minutes"])).isoformat()},
+        {
+            **template,
+            "name": f"{schedule['name']} {at:%Y-%m-%d %H:%M}",
+            "opens_at": at.isoformat(),
+            "closes_at": (at + timedelta(minutes=schedule["open_minutes"])).isoformat(),
+        },
         p.TournamentCreate,
     )
 
@@ -141,8 +163,13 @@ async def create_scheduled(services: Services, schedule_id: int | None = None) -
     for schedule in rows:
         if schedule is None or not schedule["active"]:
             continue
-        for at in occurrences(schedule["first_opens_at"], schedule["every_minutes"], schedule["open_minutes"],
-                              schedule["ahead_minutes"], now):
+        for at in occurrences(
+            schedule["first_opens_at"],
+            schedule["every_minutes"],
+            schedule["open_minutes"],
+            schedule["ahead_minutes"],
+            now,
+        ):
             try:
                 created = await create_tournament(services, tournament_body(schedule, at), (schedule["id"], at))
             except Exception:
@@ -157,10 +184,16 @@ async def create_scheduled(services: Services, schedule_id: int | None = None) -
 async def schedule_out(services: Services, row: Any) -> p.Schedule:
     recent = await store.scheduled_tournaments(services.db, row["id"])
     return p.Schedule(
-        id=row["id"], name=row["name"], settings=row["template"].get("settings", {}),
-        first_opens_at=row["first_opens_at"], every_minutes=row["every_minutes"], open_minutes=row["open_minutes"],
-        ahead_minutes=row["ahead_minutes"], active=row["active"],
+        id=row["id"],
+        name=row["name"],
+        settings=row["template"].get("settings", {}),
+        first_opens_at=row["first_opens_at"],
+        every_minutes=row["every_minutes"],
+        open_minutes=row["open_minutes"],
+        ahead_minutes=row["ahead_minutes"],
+        active=row["active"],
         next_opens_at=next_occurrence(row["first_opens_at"], row["every_minutes"], datetime.now(UTC))
-        if row["active"] else None,
+        if row["active"]
+        else None,
         tournaments=[r["id"] for r in recent],
     )

@@ -29,8 +29,13 @@ def admin_call(args: argparse.Namespace, method: str, path: str, body: Any = Non
     if body is not None:
         headers["content-type"] = "application/json"
     try:
-        r = httpx.request(method, f"{url}{path}", headers=headers, timeout=30,
-                          content=None if body is None else json.dumps(body).encode())
+        r = httpx.request(
+            method,
+            f"{url}{path}",
+            headers=headers,
+            timeout=30,
+            content=None if body is None else json.dumps(body).encode(),
+        )
     except httpx.HTTPError as err:
         print(f"error: cannot reach {url}: {err}", file=sys.stderr)
         return 1, None
@@ -51,8 +56,16 @@ def _show(rc: int, answer: Any) -> int:
 
 
 def run_edit(args: argparse.Namespace) -> int:
-    body: dict[str, Any] = {k: v for k, v in {"name": args.name, "opens_at": args.opens_at,
-                                              "closes_at": args.closes_at, "seed": args.seed}.items() if v is not None}
+    body: dict[str, Any] = {
+        k: v
+        for k, v in {
+            "name": args.name,
+            "opens_at": args.opens_at,
+            "closes_at": args.closes_at,
+            "seed": args.seed,
+        }.items()
+        if v is not None
+    }
     if args.settings is not None:
         try:
             body["settings"] = json.loads(args.settings)
@@ -100,16 +113,27 @@ def run_entries(args: argparse.Namespace) -> int:
         table.add_column(name)
     for r in rows:
         score = r["score"] if r["final_score"] is None else r["final_score"]
-        table.add_row(str(r["id"]), r["player"], r["status"], str(r["moves"]), str(score),
-                      "-" if r["time_left"] is None else f"{r['time_left']} s", r["started_at"] or "-",
-                      r["disqualified"] or "")
+        table.add_row(
+            str(r["id"]),
+            r["player"],
+            r["status"],
+            str(r["moves"]),
+            str(score),
+            "-" if r["time_left"] is None else f"{r['time_left']} s",
+            r["started_at"] or "-",
+            r["disqualified"] or "",
+        )
     Console(width=140).print(table)
     return 0
 
 
 def run_disqualify(args: argparse.Namespace) -> int:
-    rc, answer = admin_call(args, "POST", f"/api/tournaments/{args.tournament_id}/entries/{args.entry_id}/disqualify",
-                            {"reason": args.reason})
+    rc, answer = admin_call(
+        args,
+        "POST",
+        f"/api/tournaments/{args.tournament_id}/entries/{args.entry_id}/disqualify",
+        {"reason": args.reason},
+    )
     if answer is not None:
         print(f"entry {answer['id']} ({answer['player']}) disqualified: {answer['disqualified']}")
     return rc
@@ -137,14 +161,22 @@ def run_schedule_create(args: argparse.Namespace) -> int:
             return 2
         every = int(text)
     try:
-        first = (datetime.fromisoformat(args.first) if args.first else first_occurrence(args.at, every))
+        first = datetime.fromisoformat(args.first) if args.first else first_occurrence(args.at, every)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    body: dict[str, Any] = {"name": args.name, "first_opens_at": first.isoformat(), "every_minutes": every,
-                            "open_minutes": args.open_minutes, "ahead_minutes": args.ahead_minutes}
-    settings = {k: v for k, v in {"variant": args.variant, "suits": args.suits, "time_limit": args.time_limit}.items()
-                if v is not None}
+    body: dict[str, Any] = {
+        "name": args.name,
+        "first_opens_at": first.isoformat(),
+        "every_minutes": every,
+        "open_minutes": args.open_minutes,
+        "ahead_minutes": args.ahead_minutes,
+    }
+    settings = {
+        k: v
+        for k, v in {"variant": args.variant, "suits": args.suits, "time_limit": args.time_limit}.items()
+        if v is not None
+    }
     if settings:
         body["settings"] = settings
     return _show(*admin_call(args, "POST", "/api/schedules", body))
@@ -175,8 +207,10 @@ def add_tournament_commands(tsub: Any) -> None:
     edit.add_argument("--settings", help='JSON, e.g. \'{"variant": "spider78", "suits": 2}\'')
     edit.add_argument("--seed")
     edit.set_defaults(run=run_edit)
-    for name, run, text in (("close", run_close, "close an open tournament's entries now"),
-                            ("cancel", run_cancel, "cancel: games end, the seed is revealed, nothing is ranked")):
+    for name, run, text in (
+        ("close", run_close, "close an open tournament's entries now"),
+        ("cancel", run_cancel, "cancel: games end, the seed is revealed, nothing is ranked"),
+    ):
         cmd = tsub.add_parser(name, help=text)
         cmd.add_argument("tournament_id", type=int)
         cmd.set_defaults(run=run)

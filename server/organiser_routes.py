@@ -33,8 +33,12 @@ async def _current(services: Any, tournament_id: int) -> p.Tournament:
     return tournament_out(await _tournament(services, tournament_id))
 
 
-@patch("/api/tournaments/{tournament_id:int}", guards=[admin_guard], security=ADMIN,
-       responses=errors(400, 401, 403, 404, 409, 415, 422))
+@patch(
+    "/api/tournaments/{tournament_id:int}",
+    guards=[admin_guard],
+    security=ADMIN,
+    responses=errors(400, 401, 403, 404, 409, 415, 422),
+)
 async def edit_tournament(request: Request[Any, Any, Any], tournament_id: int, data: p.TournamentEdit) -> p.Tournament:
     """Organiser: change a tournament's name, times, settings or seed before it opens.
     Changing the settings or the seed publishes a new commitment."""
@@ -68,16 +72,22 @@ async def edit_tournament(request: Request[Any, Any, Any], tournament_id: int, d
         except NoWinnableDeal as err:
             raise HTTPException(status_code=422, detail=f"no certified deal: {err}") from None
     salt = new_salt()  # a new commitment, to a new salt as well
-    if not await store.edit_tournament(services.db, tournament_id, name, settings, seed, salt,
-                                       commitment(seed, settings, salt), opens_at, closes_at):
+    if not await store.edit_tournament(
+        services.db, tournament_id, name, settings, seed, salt, commitment(seed, settings, salt), opens_at, closes_at
+    ):
         raise HTTPException(status_code=409, detail="the tournament opened meanwhile: it can no longer change")
     if par is not None:
         await store.save_par(services.db, tournament_id, par, replace=True)
     return await _current(services, tournament_id)
 
 
-@post("/api/tournaments/{tournament_id:int}/close", status_code=200, guards=[admin_guard], security=ADMIN,
-      responses=errors(401, 403, 404, 409))
+@post(
+    "/api/tournaments/{tournament_id:int}/close",
+    status_code=200,
+    guards=[admin_guard],
+    security=ADMIN,
+    responses=errors(401, 403, 404, 409),
+)
 async def close_entries(request: Request[Any, Any, Any], tournament_id: int) -> p.Tournament:
     """Organiser: close an open tournament now. No new entry or start; games already running go on."""
     services = _services(request)
@@ -88,8 +98,13 @@ async def close_entries(request: Request[Any, Any, Any], tournament_id: int) -> 
     return await _current(services, tournament_id)
 
 
-@post("/api/tournaments/{tournament_id:int}/cancel", status_code=200, guards=[admin_guard], security=ADMIN,
-      responses=errors(401, 403, 404, 409))
+@post(
+    "/api/tournaments/{tournament_id:int}/cancel",
+    status_code=200,
+    guards=[admin_guard],
+    security=ADMIN,
+    responses=errors(401, 403, 404, 409),
+)
 async def cancel_tournament(request: Request[Any, Any, Any], tournament_id: int) -> p.Tournament:
     """Organiser: cancel. Every game ends now, nothing is ranked, the seed and replays are published."""
     services = _services(request)
@@ -99,8 +114,12 @@ async def cancel_tournament(request: Request[Any, Any, Any], tournament_id: int)
     return await _current(services, tournament_id)
 
 
-@get("/api/tournaments/{tournament_id:int}/entries", guards=[admin_guard], security=ADMIN,
-     responses=errors(400, 401, 403, 404))
+@get(
+    "/api/tournaments/{tournament_id:int}/entries",
+    guards=[admin_guard],
+    security=ADMIN,
+    responses=errors(400, 401, 403, 404),
+)
 async def list_entries(
     request: Request[Any, Any, Any],
     tournament_id: int,
@@ -114,8 +133,13 @@ async def list_entries(
     return [p.OrganiserEntry(**dict(r)) for r in rows]
 
 
-@post("/api/tournaments/{tournament_id:int}/entries/{entry_id:int}/disqualify", status_code=200,
-      guards=[admin_guard], security=ADMIN, responses=errors(400, 401, 403, 404, 409, 415))
+@post(
+    "/api/tournaments/{tournament_id:int}/entries/{entry_id:int}/disqualify",
+    status_code=200,
+    guards=[admin_guard],
+    security=ADMIN,
+    responses=errors(400, 401, 403, 404, 409, 415),
+)
 async def disqualify(
     request: Request[Any, Any, Any], tournament_id: int, entry_id: int, data: p.Disqualify
 ) -> p.OrganiserEntry:
@@ -127,8 +151,9 @@ async def disqualify(
     if not reason or not reason.isprintable():
         raise HTTPException(status_code=400, detail="the reason must be printable and not blank")
     await _tournament(services, tournament_id)
-    outcome = await organiser.disqualify(services, tournament_id, entry_id, reason) if 0 < entry_id <= MAX_ID \
-        else "missing"
+    outcome = (
+        await organiser.disqualify(services, tournament_id, entry_id, reason) if 0 < entry_id <= MAX_ID else "missing"
+    )
     if outcome == "missing":
         raise NotFoundException(f"no entry {entry_id} in tournament {tournament_id}")
     if outcome == "already":
@@ -146,8 +171,7 @@ async def disqualified(request: Request[Any, Any, Any], tournament_id: int) -> l
     return [p.Disqualified(**dict(r)) for r in await store.disqualified(services.db, tournament_id)]
 
 
-@post("/api/schedules", status_code=201, guards=[admin_guard], security=ADMIN,
-      responses=errors(400, 401, 403, 415))
+@post("/api/schedules", status_code=201, guards=[admin_guard], security=ADMIN, responses=errors(400, 401, 403, 415))
 async def create_schedule(request: Request[Any, Any, Any], data: p.ScheduleCreate) -> p.Schedule:
     """Organiser: a recurring tournament (e.g. every day at 20:00 UTC: first_opens_at 20:00, every_minutes 1440).
     Each occurrence's tournament is created ahead_minutes before it opens, once."""
@@ -163,8 +187,9 @@ async def create_schedule(request: Request[Any, Any, Any], data: p.ScheduleCreat
     if data.open_minutes > data.every_minutes:
         raise HTTPException(status_code=400, detail="open_minutes may not exceed every_minutes (tournaments overlap)")
     template = {"settings": msgspec.to_builtins(data.settings)}
-    row = await store.create_schedule(services.db, name, template, first, data.every_minutes, data.open_minutes,
-                                      data.ahead_minutes)
+    row = await store.create_schedule(
+        services.db, name, template, first, data.every_minutes, data.open_minutes, data.ahead_minutes
+    )
     await organiser.create_scheduled(services, row["id"])
     return await organiser.schedule_out(services, row)
 
@@ -176,8 +201,13 @@ async def list_schedules(request: Request[Any, Any, Any]) -> list[p.Schedule]:
     return [await organiser.schedule_out(services, r) for r in await store.schedules(services.db)]
 
 
-@delete("/api/schedules/{schedule_id:int}", status_code=200, guards=[admin_guard], security=ADMIN,
-        responses=errors(401, 403, 404))
+@delete(
+    "/api/schedules/{schedule_id:int}",
+    status_code=200,
+    guards=[admin_guard],
+    security=ADMIN,
+    responses=errors(401, 403, 404),
+)
 async def stop_schedule(request: Request[Any, Any, Any], schedule_id: int) -> p.Schedule:
     """Organiser: stop a schedule. Tournaments it already created stay."""
     services = _services(request)
@@ -198,4 +228,3 @@ ORGANISER_ROUTES = [
     list_schedules,
     stop_schedule,
 ]
-

@@ -430,6 +430,7 @@ class Pong(Struct, tag="pong"):
 
 ServerMessage = State | Result | Over | Error | Pong
 
+
 def now() -> datetime:
     return datetime.now(UTC)
 

@@ -207,8 +207,18 @@ async def create_tournament(
         seed = data.seed if data.seed is not None else new_seed()
     salt = new_salt()
     tid = await store.create_tournament(
-        services.db, name, settings, seed, salt, commitment(seed, settings, salt), opens_at, closes_at, data.certified,
-        par, schedule, data.start,
+        services.db,
+        name,
+        settings,
+        seed,
+        salt,
+        commitment(seed, settings, salt),
+        opens_at,
+        closes_at,
+        data.certified,
+        par,
+        schedule,
+        data.start,
     )
     if tid is None:
         return None
@@ -222,8 +232,9 @@ def admin_guard(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHand
     require_admin(connection)  # type: ignore[arg-type]
 
 
-@post("/api/tournaments", status_code=201, guards=[admin_guard], security=ADMIN,
-      responses=errors(400, 401, 403, 415, 422))
+@post(
+    "/api/tournaments", status_code=201, guards=[admin_guard], security=ADMIN, responses=errors(400, 401, 403, 415, 422)
+)
 async def post_tournament(request: Request[Any, Any, Any], data: p.TournamentCreate) -> p.Tournament:
     """Organiser: create a tournament (admin token). The response shows the commitment, never the seed."""
     created = await create_tournament(_services(request), await strict_body(request, p.TournamentCreate))
@@ -286,8 +297,13 @@ def _entries_closed(tour: asyncpg.Record) -> str | None:
     return None
 
 
-@post("/api/tournaments/{tournament_id:int}/entries", status_code=201, security=PLAYER,
-      guards=[limit_guard("join")], responses=errors(401, 404, 409, 429))
+@post(
+    "/api/tournaments/{tournament_id:int}/entries",
+    status_code=201,
+    security=PLAYER,
+    guards=[limit_guard("join")],
+    responses=errors(401, 404, 409, 429),
+)
 async def join(request: Request[Any, Any, Any], tournament_id: int) -> p.Entry:
     """Player: join a tournament (one entry per player): while it is open, or until its opening
     time when it starts together. Limited per client address (429 with Retry-After)."""
@@ -396,8 +412,12 @@ async def get_par(request: Request[Any, Any, Any], tournament_id: int) -> dict[s
     return game
 
 
-@get("/api/tournaments/{tournament_id:int}/integrity", guards=[admin_guard], security=ADMIN,
-     responses=errors(401, 403, 404))
+@get(
+    "/api/tournaments/{tournament_id:int}/integrity",
+    guards=[admin_guard],
+    security=ADMIN,
+    responses=errors(401, 403, 404),
+)
 async def integrity(request: Request[Any, Any, Any], tournament_id: int) -> p.IntegrityReport:
     """Organiser (admin token): shared client addresses, undo peeks and scouting entries, each
     with its evidence. Nothing is done about them: the organiser decides."""

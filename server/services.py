@@ -47,8 +47,9 @@ class Services:
     board_writes: Batcher[tuple[int, int, Row], bool] = field(init=False)  # many rows, one round trip
 
     def __post_init__(self) -> None:
-        self.moves = Batcher(self._commit, max_batch=1000, concurrency=self.config.commits,
-                             interval=self.config.commit_interval)
+        self.moves = Batcher(
+            self._commit, max_batch=1000, concurrency=self.config.commits, interval=self.config.commit_interval
+        )
         self.board_writes = Batcher(self.board.record_many, max_batch=1000, concurrency=2)
 
     async def _commit(self, batch: list[MoveRecord]) -> list[bool]:
@@ -96,12 +97,11 @@ class Services:
             self.stale_boards.add(tournament_id)
         self.hub.changed(tournament_id, row)
 
-
     async def publish_many(self, tournament_id: int, items: list[tuple[int, Row]], chunk: int = 1000) -> None:
         """``publish`` for many rows of one tournament: the board in a few round trips, then the watchers
         (the rows reach the hub together, so they go out in one update)."""
         for start in range(0, len(items), chunk):
-            part = [(tournament_id, ordinal, row) for ordinal, row in items[start:start + chunk]]
+            part = [(tournament_id, ordinal, row) for ordinal, row in items[start : start + chunk]]
             try:
                 if not all(await self.board.record_many(part)):
                     self.stale_boards.add(tournament_id)

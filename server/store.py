@@ -189,8 +189,9 @@ async def join(db: asyncpg.Pool, tournament_id: int, player_id: int, address_has
             MAX_ENTRANTS,
         )
         if row is None:
-            full = await conn.fetchval("SELECT entry_count >= $2 FROM tournaments WHERE id = $1", tournament_id,
-                                       MAX_ENTRANTS)
+            full = await conn.fetchval(
+                "SELECT entry_count >= $2 FROM tournaments WHERE id = $1", tournament_id, MAX_ENTRANTS
+            )
             raise JoinRefused("the tournament is full" if full else "entries are closed")
         entry_id = await conn.fetchval(
             """INSERT INTO entries (tournament_id, player_id, ordinal, address_hash) VALUES ($1, $2, $3, $4)
@@ -411,15 +412,29 @@ async def replays(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
 
 
 async def edit_tournament(
-    db: asyncpg.Pool, tournament_id: int, name: str, settings: dict[str, Any], seed: str, salt: str, commitment: str,
-    opens_at: datetime, closes_at: datetime,
+    db: asyncpg.Pool,
+    tournament_id: int,
+    name: str,
+    settings: dict[str, Any],
+    seed: str,
+    salt: str,
+    commitment: str,
+    opens_at: datetime,
+    closes_at: datetime,
 ) -> bool:
     """Change a tournament that has not opened yet (False: it has opened, finished or been cancelled)."""
     done = await db.fetchval(
         """UPDATE tournaments SET name = $2, settings = $3, seed = $4, commitment = $5, opens_at = $6, closes_at = $7,
                   salt = $8
             WHERE id = $1 AND finished_at IS NULL AND now() < opens_at RETURNING id""",
-        tournament_id, name, settings, seed, commitment, opens_at, closes_at, salt,
+        tournament_id,
+        name,
+        settings,
+        seed,
+        commitment,
+        opens_at,
+        closes_at,
+        salt,
     )
     return done is not None
 
@@ -485,7 +500,9 @@ ORGANISER_ENTRY_SQL = """
 async def organiser_entries(db: asyncpg.Pool, tournament_id: int, offset: int, limit: int) -> list[asyncpg.Record]:
     return await db.fetch(
         f"{ORGANISER_ENTRY_SQL} WHERE e.tournament_id = $1 ORDER BY e.ordinal OFFSET $2 LIMIT $3",
-        tournament_id, offset, limit,
+        tournament_id,
+        offset,
+        limit,
     )
 
 
@@ -535,15 +552,25 @@ SCHEDULE_SQL = """SELECT id, name, template, first_opens_at, every_minutes, open
 
 
 async def create_schedule(
-    db: asyncpg.Pool, name: str, template: dict[str, Any], first_opens_at: datetime, every_minutes: int,
-    open_minutes: int, ahead_minutes: int,
+    db: asyncpg.Pool,
+    name: str,
+    template: dict[str, Any],
+    first_opens_at: datetime,
+    every_minutes: int,
+    open_minutes: int,
+    ahead_minutes: int,
 ) -> asyncpg.Record:
     return await db.fetchrow(
         """INSERT INTO schedules (name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes)
            VALUES ($1, $2, $3, $4, $5, $6)
            RETURNING id, name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes, active,
                      created_at""",
-        name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes,
+        name,
+        template,
+        first_opens_at,
+        every_minutes,
+        open_minutes,
+        ahead_minutes,
     )
 
 

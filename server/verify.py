@@ -152,9 +152,7 @@ def fetch(base_url: str, tournament_id: int, client: Any = None) -> tuple[dict[s
         if tour["status"] == "cancelled":
             raise VerifyError(f"tournament {tournament_id} was cancelled: nobody is ranked, there is nothing to verify")
         if tour["status"] != "finished":
-            raise VerifyError(
-                f"tournament {tournament_id} is {tour['status']}: it can be verified once it is finished"
-            )
+            raise VerifyError(f"tournament {tournament_id} is {tour['status']}: it can be verified once it is finished")
         published = _get(client, f"/api/tournaments/{tournament_id}/replays")
         if published is None:
             raise VerifyError(f"{base_url} publishes no replays for tournament {tournament_id}")
@@ -181,8 +179,17 @@ def fetch(base_url: str, tournament_id: int, client: Any = None) -> tuple[dict[s
 
 
 def _unreadable(number: int, problem: str) -> GameCheck:
-    return GameCheck(line=number, entry_id=None, player="?", status="?", moves=0, published=None, recomputed=None,
-                     time_left=None, problems=[problem])
+    return GameCheck(
+        line=number,
+        entry_id=None,
+        player="?",
+        status="?",
+        moves=0,
+        published=None,
+        recomputed=None,
+        time_left=None,
+        problems=[problem],
+    )
 
 
 def _settings_check(settings: Any, salted: bool) -> Check:
@@ -282,11 +289,13 @@ def _standings_checks(games: list[GameCheck], standings: list[dict[str, Any]]) -
     ordinals = [g.entry for g in games if g.entry is not None]
     if ordinals:
         repeated = sorted({o for o in ordinals if ordinals.count(o) > 1})
-        checks.append(Check(
-            "entries",
-            not repeated,
-            f"ordinals used twice: {repeated}" if repeated else f"{len(ordinals)} ordinal(s), each once",
-        ))
+        checks.append(
+            Check(
+                "entries",
+                not repeated,
+                f"ordinals used twice: {repeated}" if repeated else f"{len(ordinals)} ordinal(s), each once",
+            )
+        )
 
     for s in standings:
         g = by_entry.get(s.get("entry_id"))
@@ -303,11 +312,13 @@ def _standings_checks(games: list[GameCheck], standings: list[dict[str, Any]]) -
     if all(g.recomputed is not None for g in listed):
         order = sorted(listed, key=lambda g: (-(g.recomputed or 0), -(g.time_left or 0), g.entry_id or 0))
         wrong = [g.entry_id for g, o in zip(listed, order, strict=True) if g is not o]
-        checks.append(Check(
-            "ranking",
-            not wrong,
-            f"out of order from entry {wrong[0]} on" if wrong else "score, then time left, then the earlier entry",
-        ))
+        checks.append(
+            Check(
+                "ranking",
+                not wrong,
+                f"out of order from entry {wrong[0]} on" if wrong else "score, then time left, then the earlier entry",
+            )
+        )
     return checks
 
 
@@ -323,24 +334,35 @@ def verify_data(tour: dict[str, Any], replays: str, standings: list[dict[str, An
         checks.append(Check("salt", False, "the salt is not a string"))
         return Report(tour, checks, [])
     checks.append(Check("seed", True, f"revealed: {seed!r}"))
-    checks.append(Check("salt", True, f"revealed: {salt!r}" if salt is not None
-                        else "none: created before salts, committed to the seed and settings alone"))
+    checks.append(
+        Check(
+            "salt",
+            True,
+            f"revealed: {salt!r}"
+            if salt is not None
+            else "none: created before salts, committed to the seed and settings alone",
+        )
+    )
     checks.append(_settings_check(settings, salt is not None))
     expected = commitment_of(seed, settings, salt)
     published = tour.get("commitment")
-    checks.append(Check(
-        "commitment",
-        expected == published,
-        f"sha256 {expected}" if expected == published else f"published {published}, recomputed {expected}",
-    ))
+    checks.append(
+        Check(
+            "commitment",
+            expected == published,
+            f"sha256 {expected}" if expected == published else f"published {published}, recomputed {expected}",
+        )
+    )
     games = [_game(n, text, seed, settings) for n, text in enumerate(replays.splitlines(), 1) if text.strip()]
     entrants = tour.get("entrants")
     counted = sum(1 for g in games if g.entry_id is not None)
-    checks.append(Check(
-        "replays",
-        entrants is None or entrants == counted,
-        f"{counted} game(s)" + ("" if entrants in (None, counted) else f" for {entrants} entrants"),
-    ))
+    checks.append(
+        Check(
+            "replays",
+            entrants is None or entrants == counted,
+            f"{counted} game(s)" + ("" if entrants in (None, counted) else f" for {entrants} entrants"),
+        )
+    )
     checks += _standings_checks(games, standings)
     return Report(tour, checks, games)
 
@@ -364,16 +386,35 @@ def render(report: Report, file: Any = None) -> None:
     for c in report.checks:
         console.print(f"  {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}", markup=False)
     table = Table(title=None)
-    for name, justify in (("rank", "right"), ("entry", "right"), ("player", "left"), ("status", "left"),
-                          ("moves", "right"), ("published", "right"), ("standings", "right"),
-                          ("replayed", "right"), ("", "left")):
+    for name, justify in (
+        ("rank", "right"),
+        ("entry", "right"),
+        ("player", "left"),
+        ("status", "left"),
+        ("moves", "right"),
+        ("published", "right"),
+        ("standings", "right"),
+        ("replayed", "right"),
+        ("", "left"),
+    ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for g in sorted(report.games, key=lambda g: (g.rank is None, g.rank or 0, g.line)):
-        table.add_row(*(("-" if v is None else str(v)) for v in (
-            g.rank, g.entry_id, g.player,
-            g.status if g.disqualified is None else f"disqualified: {g.disqualified}",
-            g.moves, g.published, g.standing, g.recomputed)),
-            "ok" if g.ok else "MISMATCH")
+        table.add_row(
+            *(
+                ("-" if v is None else str(v))
+                for v in (
+                    g.rank,
+                    g.entry_id,
+                    g.player,
+                    g.status if g.disqualified is None else f"disqualified: {g.disqualified}",
+                    g.moves,
+                    g.published,
+                    g.standing,
+                    g.recomputed,
+                )
+            ),
+            "ok" if g.ok else "MISMATCH",
+        )
     console.print(table)
     if report.ok:
         console.print(f"OK: the seed matches the commitment and all {len(report.games)} game(s) re-score as published.")
@@ -413,6 +454,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     )
     cmd.add_argument("tournament_id", type=int, metavar="TOURNAMENT_ID")
     cmd.add_argument("--server", help="default $SPIDERTOUR_URL, else http://127.0.0.1:$PORT")
-    cmd.add_argument("--replays", metavar="FILE",
-                     help="check the replay lines of FILE ('-': standard input) instead of the server's")
+    cmd.add_argument(
+        "--replays", metavar="FILE", help="check the replay lines of FILE ('-': standard input) instead of the server's"
+    )
     cmd.set_defaults(run=run_verify)

@@ -22,11 +22,18 @@ class Api:
         body = r.json()
         return body["id"], body["token"]
 
-    def create_tournament(self, name: str = "test", seed: str | None = None, opens_in: float = -1,
-                          closes_in: float = 3600, **settings: Any) -> dict[str, Any]:
+    def create_tournament(
+        self,
+        name: str = "test",
+        seed: str | None = None,
+        opens_in: float = -1,
+        closes_in: float = 3600,
+        **settings: Any,
+    ) -> dict[str, Any]:
         now = datetime.now(UTC)
         body: dict[str, Any] = {
-            "name": name, "settings": settings,
+            "name": name,
+            "settings": settings,
             "opens_at": (now + timedelta(seconds=opens_in)).isoformat(),
             "closes_at": (now + timedelta(seconds=closes_in)).isoformat(),
         }

@@ -57,15 +57,25 @@ def redis_prefix() -> str:
 
 
 # Every test registers and joins from 127.0.0.1: the per-address limits have their own test.
-UNLIMITED = {"REGISTER_PER_MINUTE": "1000000", "REGISTER_BURST": "1000000",
-             "JOIN_PER_MINUTE": "1000000", "JOIN_BURST": "1000000"}
+UNLIMITED = {
+    "REGISTER_PER_MINUTE": "1000000",
+    "REGISTER_BURST": "1000000",
+    "JOIN_PER_MINUTE": "1000000",
+    "JOIN_BURST": "1000000",
+}
 
 
 def server_env(redis_prefix: str) -> dict[str, str]:
     """Test servers answer fast test clients without slowing them (the rate limits have their own tests)."""
     # The solver's par of each finished tournament, and certified deals, on a small budget.
-    return {"REDIS_PREFIX": redis_prefix, "RATE_PER_SECOND": "500", "RATE_BURST": "500",
-            "SOLVER_SECONDS": "3", "CERTIFY_TRIES": "3", **UNLIMITED}
+    return {
+        "REDIS_PREFIX": redis_prefix,
+        "RATE_PER_SECOND": "500",
+        "RATE_BURST": "500",
+        "SOLVER_SECONDS": "3",
+        "CERTIFY_TRIES": "3",
+        **UNLIMITED,
+    }
 
 
 @pytest.fixture(scope="session")

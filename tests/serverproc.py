@@ -22,8 +22,15 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    def __init__(self, database_url: str, redis_url: str, admin_token: str, port: int | None = None,
-                 env: dict[str, str] | None = None, log_level: str = "warning") -> None:
+    def __init__(
+        self,
+        database_url: str,
+        redis_url: str,
+        admin_token: str,
+        port: int | None = None,
+        env: dict[str, str] | None = None,
+        log_level: str = "warning",
+    ) -> None:
         self.database_url = database_url
         self.redis_url = redis_url
         self.admin_token = admin_token
@@ -42,13 +49,22 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
-        env = {**os.environ, "DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url,
-               "ADMIN_TOKEN": self.admin_token, "PORT": str(self.port), **self.extra_env}
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database_url,
+            "REDIS_URL": self.redis_url,
+            "ADMIN_TOKEN": self.admin_token,
+            "PORT": str(self.port),
+            **self.extra_env,
+        }
         env = {k: v for k, v in env.items() if v != ""}  # "" in env: leave that variable out
         log = open(self.log_path, "ab")  # noqa: SIM115 - kept open for the child's lifetime
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server.cli", "serve", "--log-level", self.log_level],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         deadline = time.time() + timeout
         while time.time() < deadline:

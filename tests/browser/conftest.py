@@ -14,8 +14,14 @@ from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 from tests.serverproc import ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 GAMES = ("spider78", "spider", "huge_spider", "black_widow", "curds_and_whey")
 # The pictures docs/ keeps: the pages, and every game on a desktop and on a phone (test_screens.py).

@@ -56,7 +56,8 @@ async def sign_in(page: Page, api: Api, name: str) -> dict[str, Any]:
     me = {"id": player_id, "name": name, "token": token}
     stored = json.dumps(json.dumps(me))
     await page.context.add_init_script(
-        f"if (!localStorage.getItem('spidertour.player')) localStorage.setItem('spidertour.player', {stored});")
+        f"if (!localStorage.getItem('spidertour.player')) localStorage.setItem('spidertour.player', {stored});"
+    )
     return me
 
 

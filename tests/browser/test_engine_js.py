@@ -65,9 +65,12 @@ async def test_every_entry_vector(page: Page) -> None:
 
 
 async def test_renaming_like_the_python_engine(page: Page) -> None:
-    cases = [({"variant": v, "suits": n, "deal_variation": True, "draw_pile_choice": c}, f"seed-{v}", e)
-             for v, n in (("spider78", 2), ("spider", 4), ("huge_spider", 2), ("curds_and_whey", 4))
-             for c in (True, False) for e in (1, 77)]
+    cases = [
+        ({"variant": v, "suits": n, "deal_variation": True, "draw_pile_choice": c}, f"seed-{v}", e)
+        for v, n in (("spider78", 2), ("spider", 4), ("huge_spider", 2), ("curds_and_whey", 4))
+        for c in (True, False)
+        for e in (1, 77)
+    ]
     await page.goto("/#/settings")
     from_js = await page.evaluate(
         f"""async (cases) => {{
@@ -118,8 +121,9 @@ async def test_plain_javascript_sha256_deals_alike(page: Page) -> None:
     assert result == [v["shuffled"] for v in picked] + [True]
 
 
-def random_game(variant: str, suits: int, seed: str, rng: random.Random, steps: int = 50,
-                **extra: Any) -> dict[str, Any]:
+def random_game(
+    variant: str, suits: int, seed: str, rng: random.Random, steps: int = 50, **extra: Any
+) -> dict[str, Any]:
     """A game with legal moves, deals, undos, refused moves and time, ending or running out of time.
 
     ``extra``: more settings (``reveals_final``, ``deal_variation``) and the ``entry``."""
@@ -155,14 +159,19 @@ async def test_replays_step_for_step_like_the_python_engine(page: Page) -> None:
     games = [
         random_game(variant, suits, f"replay-{variant}-{i}", rng)
         for i, (variant, suits) in enumerate(
-            [("spider78", 2), ("spider78", 1), ("spider", 4), ("huge_spider", 2), ("black_widow", 4),
-             ("curds_and_whey", 4)]
+            [
+                ("spider78", 2),
+                ("spider78", 1),
+                ("spider", 4),
+                ("huge_spider", 2),
+                ("black_widow", 4),
+                ("curds_and_whey", 4),
+            ]
         )
     ]
     games += [
         random_game("spider78", 2, "fair-78", rng, 80, reveals_final=True, deal_variation=True, entry=3),
-        random_game("spider78", 1, "fair-78-inorder", rng, 80, deal_variation=True, entry=12,
-                    draw_pile_choice=False),
+        random_game("spider78", 1, "fair-78-inorder", rng, 80, deal_variation=True, entry=12, draw_pile_choice=False),
         random_game("spider", 2, "fair-spider", rng, 80, reveals_final=True),
         random_game("black_widow", 4, "fair-widow", rng, 80, reveals_final=True, deal_variation=True, entry=1),
         random_game("huge_spider", 4, "fair-huge", rng, 60, deal_variation=True, entry=999),

@@ -42,9 +42,16 @@ async def test_organiser_offers_the_fair_play_options(page: Page, api: Api, admi
 
 async def test_countdowns_to_a_start_together(page: Page, api: Api, server: Any) -> None:
     opens = datetime.now(UTC) + timedelta(minutes=5)
-    r = api.http.post("/api/tournaments", headers=api.admin(), json={
-        "name": "Countdown cup", "start": "together", "opens_at": opens.isoformat(),
-        "settings": {"variant": "spider78", "suits": 2, "time_limit": 300}})
+    r = api.http.post(
+        "/api/tournaments",
+        headers=api.admin(),
+        json={
+            "name": "Countdown cup",
+            "start": "together",
+            "opens_at": opens.isoformat(),
+            "settings": {"variant": "spider78", "suits": 2, "time_limit": 300},
+        },
+    )
     assert r.status_code == 201, r.text
     tid = r.json()["id"]
 

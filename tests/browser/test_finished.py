@@ -75,5 +75,5 @@ async def test_results_and_replays(page: Page, api: Api, server: ServerProcess, 
     # bob's game: nothing but the closing mark of the clock, re-scored as 0.
     await rows.nth(1).locator("[data-action=replay]").click()
     await expect(page.locator(f'.replay[data-entry="{bob_entry["id"]}"] [data-field=rescore]')).to_have_attribute(
-        "data-score", "0")
-
+        "data-score", "0"
+    )

@@ -67,8 +67,9 @@ async def test_the_organiser_runs_tournaments_from_the_page(page: Page, api: Api
     await page.locator("[data-action=schedule]").click()
     schedule = page.locator(".schedules [data-schedule]", has_text=name)
     await expect(schedule).to_contain_text("next opens")
-    made: list[dict[str, Any]] = [s for s in api.http.get("/api/schedules", headers=api.admin()).json()
-                                  if s["name"] == name]
+    made: list[dict[str, Any]] = [
+        s for s in api.http.get("/api/schedules", headers=api.admin()).json() if s["name"] == name
+    ]
     assert len(made) == 1 and made[0]["every_minutes"] == 60 and len(made[0]["tournaments"]) >= 2
     await schedule.locator("[data-action=stop-schedule]").click()
     await expect(schedule).to_contain_text("stopped")
@@ -98,8 +99,11 @@ async def test_the_finished_page_shows_disqualified_entries(page: Page, api: Api
     for player in (cheat, fair):
         await player.play({"type": "end"})
         await player.close()
-    r = api.http.post(f"/api/tournaments/{tid}/entries/{cheat_entry['id']}/disqualify", headers=api.admin(),
-                      json={"reason": "played from two accounts"})
+    r = api.http.post(
+        f"/api/tournaments/{tid}/entries/{cheat_entry['id']}/disqualify",
+        headers=api.admin(),
+        json={"reason": "played from two accounts"},
+    )
     assert r.status_code == 200, r.text
     deadline = time.monotonic() + 10
     while api.tournament(tid)["status"] != "finished":

@@ -17,10 +17,12 @@ from tests.client import Api, bearer
 from tests.serverproc import ServerProcess
 
 
-async def test_register_join_and_my_entries(page: Page, context: BrowserContext, api: Api, server: ServerProcess,
-                                            shots: Path) -> None:
-    open_tour = api.create_tournament(name="Lobby open cup", seed="lobby", variant="black_widow", suits=2,
-                                      time_limit=300)
+async def test_register_join_and_my_entries(
+    page: Page, context: BrowserContext, api: Api, server: ServerProcess, shots: Path
+) -> None:
+    open_tour = api.create_tournament(
+        name="Lobby open cup", seed="lobby", variant="black_widow", suits=2, time_limit=300
+    )
     later = api.create_tournament(name="Lobby later cup", opens_in=3600, closes_in=7200)
     await context.grant_permissions(["clipboard-read", "clipboard-write"])
 
@@ -85,9 +87,18 @@ async def test_organiser_creates_a_tournament(page: Page, api: Api, admin_token:
     await expect(created).to_be_visible()
     tour = api.tournament(int(await created.get_attribute("data-tournament")))
     assert tour["name"] == "Organised cup" and tour["status"] == "open"
-    assert tour["settings"] == {"variant": "spider", "suits": 2, "free_column": False, "undo": True, "undo_limit": 3,
-                                "reveals_final": False, "time_limit": 120, "draw_pile_choice": True,
-                                "draw_pile_tops_up": True, "deal_variation": False}
+    assert tour["settings"] == {
+        "variant": "spider",
+        "suits": 2,
+        "free_column": False,
+        "undo": True,
+        "undo_limit": 3,
+        "reveals_final": False,
+        "time_limit": 120,
+        "draw_pile_choice": True,
+        "draw_pile_tops_up": True,
+        "deal_variation": False,
+    }
     await expect(page.locator(".created [data-field=commitment]")).to_have_text(tour["commitment"])
     # The admin token lives in this tab's sessionStorage only.
     assert await page.evaluate("sessionStorage.getItem('spidertour.admin')") == admin_token
@@ -115,15 +126,15 @@ async def test_settings_are_kept_and_applied(page: Page) -> None:
     await expect(body).not_to_have_class(re.compile(r"\bportrait\b"))
 
 
-async def test_phone_sized_leaderboard_and_table(browser: Browser, server: ServerProcess, api: Api,
-                                                 shots: Path) -> None:
+async def test_phone_sized_leaderboard_and_table(
+    browser: Browser, server: ServerProcess, api: Api, shots: Path
+) -> None:
     seed = "phone"
     tour = api.create_tournament(name="Pocket cup", seed=seed, variant="spider78", suits=1)
     for name in ("dan", "eve", "fay"):
         _, token = api.register(name)
         api.join(tour["id"], token)
-    phone = await new_context(browser, server, viewport={"width": 390, "height": 844}, has_touch=True,
-                              is_mobile=True)
+    phone = await new_context(browser, server, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     page = await phone.new_page()
     errors = js_errors(page)
     me = await sign_in(page, api, "gus")

@@ -39,8 +39,9 @@ SETTINGS = {"variant": "spider78", "suits": 2, "time_limit": 600}
 async def moves_in_database(database_url: str, entry_id: int) -> list[asyncpg.Record]:
     conn = await asyncpg.connect(database_url)
     try:
-        return await conn.fetch("SELECT n, seq, move::text AS move, t FROM moves WHERE entry_id = $1 ORDER BY n",
-                                entry_id)
+        return await conn.fetch(
+            "SELECT n, seq, move::text AS move, t FROM moves WHERE entry_id = $1 ORDER BY n", entry_id
+        )
     finally:
         await conn.close()
 
@@ -61,8 +62,9 @@ def rank_cell(page: Page, entry_id: int) -> Locator:
     return page.locator(f'.live-board tr[data-entry="{entry_id}"] [data-field=rank]')
 
 
-async def test_play_a_game(page: Page, browser: Browser, server: ServerProcess, api: Api, database_url: str,
-                           shots: Path) -> None:
+async def test_play_a_game(
+    page: Page, browser: Browser, server: ServerProcess, api: Api, database_url: str, shots: Path
+) -> None:
     tour = api.create_tournament(name="Browser cup", seed=SEED, **SETTINGS)
     game = Game(Settings(**SETTINGS), SEED)
     await sign_in(page, api, "ann")
@@ -155,8 +157,12 @@ async def test_play_a_game(page: Page, browser: Browser, server: ServerProcess, 
     await expect(page.locator("[data-action=undo]")).to_be_disabled()  # a deal closes the door
 
     # 6. From the keyboard: a digit picks a column's movable run, another digit drops it.
-    runs = [m for m in card_moves(game) if m.count == game.settings.rules.group(
-        game.columns[m.src], len(game.columns[m.src]) - game.down[m.src]) and m.dst < 9]
+    runs = [
+        m
+        for m in card_moves(game)
+        if m.count == game.settings.rules.group(game.columns[m.src], len(game.columns[m.src]) - game.down[m.src])
+        and m.dst < 9
+    ]
     assert runs, "some whole run can move after the deal"
     keyed = runs[0]
     await page.keyboard.press(str(keyed.src + 1))
@@ -216,8 +222,9 @@ async def test_play_a_game(page: Page, browser: Browser, server: ServerProcess, 
     assert watcher_errors == []
 
 
-async def test_reconnects_and_resends_the_unanswered_move(page: Page, api: Api, server: ServerProcess,
-                                                          database_url: str) -> None:
+async def test_reconnects_and_resends_the_unanswered_move(
+    page: Page, api: Api, server: ServerProcess, database_url: str
+) -> None:
     tour = api.create_tournament(name="Dropped", seed=SEED, **SETTINGS)
     game = Game(Settings(**SETTINGS), SEED)
     me = await sign_in(page, api, "bob")
@@ -228,12 +235,15 @@ async def test_reconnects_and_resends_the_unanswered_move(page: Page, api: Api, 
 
     # The move leaves, and the connection drops before its answer can arrive.
     move = card_moves(game)[0]
-    await page.evaluate("""move => {
+    await page.evaluate(
+        """move => {
         const socket = window.spidertour.socket;
         window.droppedSocket = socket.ws;
         socket.send(move);
         socket.ws.close();
-    }""", move.to_json())
+    }""",
+        move.to_json(),
+    )
     game.play(move)
     await expect_board(page, game.view())
     assert await page.evaluate("window.spidertour.socket.ws !== window.droppedSocket")
@@ -270,8 +280,9 @@ SEQUENCE_SEED = "sequence-0"
 SEQUENCE_MOVES = ["2>5", "7>5", "0>7", "d4", "1>5", "7:3>5", "5:8>7", "7:9>4", "4:10>0", "d0", "4>0"]
 
 
-async def test_a_completed_sequence_flies_off_and_earns_its_time_bonus(page: Page, api: Api, server: ServerProcess,
-                                                                        database_url: str, shots: Path) -> None:
+async def test_a_completed_sequence_flies_off_and_earns_its_time_bonus(
+    page: Page, api: Api, server: ServerProcess, database_url: str, shots: Path
+) -> None:
     settings = {"variant": "spider78", "suits": 1, "time_limit": 600}
     tour = api.create_tournament(name="Sequence", seed=SEQUENCE_SEED, **settings)
     game = Game(Settings(**settings), SEQUENCE_SEED)
@@ -295,7 +306,8 @@ async def test_a_completed_sequence_flies_off_and_earns_its_time_bonus(page: Pag
     flying = page.locator(".fly-layer .card")
     await expect(flying).to_have_count(13)
     assert await flying.evaluate_all("cards => cards.map(c => c.dataset.card).join(' ')") == (
-        "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AS")
+        "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AS"
+    )
     await expect(page.locator(".message.show")).to_have_text("Sequence complete! +100")
     await expect(page.locator(".foundation .slot.done")).to_have_count(1)
     await expect(page.locator("[data-stat=sequences]")).to_have_text("1/6")
@@ -308,8 +320,9 @@ async def test_a_completed_sequence_flies_off_and_earns_its_time_bonus(page: Pag
     await expect(panel).to_be_visible()
     row = await entry_in_database(database_url, entry["id"])
     recorded = await moves_in_database(database_url, entry["id"])
-    replayed = replay_game({**settings, "seed": SEQUENCE_SEED,
-                            "moves": [{**json.loads(r["move"]), "t": r["t"]} for r in recorded]})
+    replayed = replay_game(
+        {**settings, "seed": SEQUENCE_SEED, "moves": [{**json.loads(r["move"]), "t": r["t"]} for r in recorded]}
+    )
     end = replayed["steps"][-1]
     assert end["time_bonus"] > 0 and end["final_score"] == row["final_score"] == end["score"] + end["time_bonus"]
     await expect(panel.locator("[data-part=sequences]")).to_have_text("100")
@@ -343,4 +356,3 @@ async def test_the_clock_runs_out(page: Page, api: Api, database_url: str) -> No
     await expect(page.locator("[data-action=end]")).to_be_disabled()
     row = await entry_in_database(database_url, entry["id"])
     assert (row["status"], row["final_score"]) == ("timed_out", 25)
-

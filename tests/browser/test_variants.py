@@ -33,8 +33,9 @@ async def test_each_game_is_drawn_and_played(page: Page, api: Api, variant: str,
     await expect(page.locator(".foundation .slot")).to_have_count(game.settings.rules.sequences_to_win)
 
     # Every column fits across the page: the table is drawn to the screen's width.
-    overflow = await page.evaluate("() => document.querySelector('.board-wrap').scrollWidth"
-                                   " - document.querySelector('.board-wrap').clientWidth")
+    overflow = await page.evaluate(
+        "() => document.querySelector('.board-wrap').scrollWidth - document.querySelector('.board-wrap').clientWidth"
+    )
     assert overflow <= 0
 
     if game.stock is not None:

@@ -57,7 +57,7 @@ def build(
         leftover = []
     if rules.draw_piles:
         if piles is None:
-            chunks = [leftover[i::rules.draw_piles] for i in range(rules.draw_piles)]
+            chunks = [leftover[i :: rules.draw_piles] for i in range(rules.draw_piles)]
             piles = ["".join(card_text(c) for c in chunk) or "-" for chunk in chunks]
             leftover = []
         reserve = "p:" + ",".join(p or "-" for p in piles)

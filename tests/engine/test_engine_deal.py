@@ -101,8 +101,18 @@ def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
 def test_python_m_engine_deal_reproduces_vector(variant: str) -> None:
     vector = next(v for v in VECTORS if v["variant"] == variant and v["seed"] != "0")
     proc = run(
-        [sys.executable, "-m", "engine", "deal", "--variant", variant, "--suits", str(vector["suits"]),
-         "--seed", vector["seed"]]
+        [
+            sys.executable,
+            "-m",
+            "engine",
+            "deal",
+            "--variant",
+            variant,
+            "--suits",
+            str(vector["suits"]),
+            "--seed",
+            vector["seed"],
+        ]
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == vector
@@ -110,8 +120,9 @@ def test_python_m_engine_deal_reproduces_vector(variant: str) -> None:
 
 def test_spidertour_deal_reproduces_vector() -> None:
     vector = next(v for v in VECTORS if v["variant"] == "spider78" and not v["seed"].isascii())
-    proc = run([str(SPIDERTOUR), "deal", "--variant", "spider78", "--suits", str(vector["suits"]), "--seed",
-                vector["seed"]])
+    proc = run(
+        [str(SPIDERTOUR), "deal", "--variant", "spider78", "--suits", str(vector["suits"]), "--seed", vector["seed"]]
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == vector
 

@@ -46,8 +46,7 @@ json_values = st.recursive(
 field_values = st.integers(min_value=-3, max_value=12) | json_values
 move_shaped = st.fixed_dictionaries(
     {"type": st.sampled_from(["move", "deal", "undo", "end", "Move", "", "jump"]) | json_values},
-    optional={"from": field_values, "count": field_values, "to": field_values, "pile": field_values,
-              "t": field_values},
+    optional={"from": field_values, "count": field_values, "to": field_values, "pile": field_values, "t": field_values},
 )
 any_move_json = move_shaped | json_values
 
@@ -58,8 +57,15 @@ any_move_json = move_shaped | json_values
 def test_settings_defaults_follow_rules_md() -> None:
     s = Settings()
     assert s.to_json() == {
-        "variant": "spider78", "suits": 2, "free_column": True, "undo": True, "undo_limit": None,
-        "reveals_final": False, "time_limit": 600, "draw_pile_choice": True, "draw_pile_tops_up": True,
+        "variant": "spider78",
+        "suits": 2,
+        "free_column": True,
+        "undo": True,
+        "undo_limit": None,
+        "reveals_final": False,
+        "time_limit": 600,
+        "draw_pile_choice": True,
+        "draw_pile_tops_up": True,
         "deal_variation": False,
     }
     assert Settings.from_json(s.to_json()) == s
@@ -73,8 +79,13 @@ def test_settings_defaults_follow_rules_md() -> None:
 
 @pytest.mark.parametrize(
     ("variant", "allowed"),
-    [("spider78", {1, 2}), ("spider", {1, 2, 4}), ("huge_spider", {1, 2, 4}), ("black_widow", {1, 2, 4}),
-     ("curds_and_whey", {4})],
+    [
+        ("spider78", {1, 2}),
+        ("spider", {1, 2, 4}),
+        ("huge_spider", {1, 2, 4}),
+        ("black_widow", {1, 2, 4}),
+        ("curds_and_whey", {4}),
+    ],
 )
 def test_settings_suits_allowed_per_game(variant: str, allowed: set[int]) -> None:
     for suits in range(0, 6):
@@ -148,8 +159,23 @@ def test_settings_from_json() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.dictionaries(st.sampled_from(["variant", "suits", "free_column", "undo", "undo_limit", "time_limit",
-                                        "draw_pile_choice", "draw_pile_tops_up"]), json_values))
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "variant",
+                "suits",
+                "free_column",
+                "undo",
+                "undo_limit",
+                "time_limit",
+                "draw_pile_choice",
+                "draw_pile_tops_up",
+            ]
+        ),
+        json_values,
+    )
+)
 def test_settings_from_any_json_is_settings_or_settings_error(obj: dict[str, Any]) -> None:
     try:
         s = Settings.from_json(obj)
@@ -237,8 +263,9 @@ def test_move_from_any_json_is_a_move_or_bad_move_error(obj: Any) -> None:
         assert move_from_json(move.to_json()) == move
 
 
-@pytest.mark.parametrize("text", ["", "3", "3>", ">5", "3:>5", "3:0>5x", "d-1", "dx", "undo", "END ", "-1>2", "x",
-                                  "12345>1"])
+@pytest.mark.parametrize(
+    "text", ["", "3", "3>", ">5", "3:>5", "3:0>5x", "d-1", "dx", "undo", "END ", "-1>2", "x", "12345>1"]
+)
 def test_move_from_text_refuses_garbage(text: str) -> None:
     with pytest.raises(BadMoveError):
         move_from_text(text)
@@ -312,8 +339,9 @@ def test_play_refuses_too_many_cards_as_illegal() -> None:
     assert info.value.code == "face_down"
 
 
-@pytest.mark.parametrize("t", ["1", True, False, -1, -0.5, -(10**400), math.nan, math.inf, -math.inf, [], {"t": 1}],
-                         ids=repr)
+@pytest.mark.parametrize(
+    "t", ["1", True, False, -1, -0.5, -(10**400), math.nan, math.inf, -math.inf, [], {"t": 1}], ids=repr
+)
 def test_play_refuses_bad_times(t: Any) -> None:
     game = fresh()
     game.play(next(iter(game.legal_moves())), t=5)

@@ -24,21 +24,54 @@ from engine.replay import replay_game
 from engine.variation import Renaming
 
 GAMES = [
-    ("spider78", 1), ("spider78", 2), ("spider", 1), ("spider", 2), ("spider", 4), ("huge_spider", 1),
-    ("huge_spider", 2), ("huge_spider", 4), ("black_widow", 1), ("black_widow", 2), ("black_widow", 4),
+    ("spider78", 1),
+    ("spider78", 2),
+    ("spider", 1),
+    ("spider", 2),
+    ("spider", 4),
+    ("huge_spider", 1),
+    ("huge_spider", 2),
+    ("huge_spider", 4),
+    ("black_widow", 1),
+    ("black_widow", 2),
+    ("black_widow", 4),
     ("curds_and_whey", 4),
 ]
 
 
-def make_settings(game: tuple[str, int], free: bool, undo: bool, limit: int | None, choice: bool, tops: bool,
-                  time_limit: int, final: bool) -> Settings:
-    return Settings(variant=game[0], suits=game[1], free_column=free, undo=undo, undo_limit=limit,
-                    draw_pile_choice=choice, draw_pile_tops_up=tops, time_limit=time_limit, reveals_final=final)
+def make_settings(
+    game: tuple[str, int],
+    free: bool,
+    undo: bool,
+    limit: int | None,
+    choice: bool,
+    tops: bool,
+    time_limit: int,
+    final: bool,
+) -> Settings:
+    return Settings(
+        variant=game[0],
+        suits=game[1],
+        free_column=free,
+        undo=undo,
+        undo_limit=limit,
+        draw_pile_choice=choice,
+        draw_pile_tops_up=tops,
+        time_limit=time_limit,
+        reveals_final=final,
+    )
 
 
 any_settings = st.builds(
-    make_settings, st.sampled_from(GAMES), st.booleans(), st.booleans(), st.none() | st.integers(0, 3),
-    st.booleans(), st.booleans(), st.sampled_from([40, 600]), st.booleans(),
+    make_settings,
+    st.sampled_from(GAMES),
+    st.booleans(),
+    st.booleans(),
+    st.none() | st.integers(0, 3),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([40, 600]),
+    st.booleans(),
 )
 PROPERTY = settings(max_examples=50, deadline=None)
 STEPS = 80
@@ -396,8 +429,9 @@ def test_legal_moves_are_exactly_the_accepted_moves(play: RandomPlay) -> None:
             width = len(game.columns)
             # Counts up to one more than the face-up cards: every longer one fails the same way.
             ups = [len(c) - d for c, d in zip(game.columns, game.down, strict=True)]
-            every = [MoveCards(src, n, dst) for src in range(width) for n in range(1, ups[src] + 2)
-                     for dst in range(width)]
+            every = [
+                MoveCards(src, n, dst) for src in range(width) for n in range(1, ups[src] + 2) for dst in range(width)
+            ]
             every += [Deal(), *(Deal(p) for p in range(6))]
             listed = {same_move(m, game) for m in legal}
             for move in every:

@@ -43,8 +43,9 @@ def test_initial_view_is_the_deal_with_default_settings() -> None:
 def test_settings_left_out_take_rules_md_defaults() -> None:
     # undo on, no undo limit, time limit 600, draw pile choice on, tops shown
     move = first_move()
-    out = replay_game(spec([move, {"type": "undo"}, move, {"type": "undo"}, {"type": "deal", "pile": 3},
-                            {"type": "end", "t": 0.5}]))
+    out = replay_game(
+        spec([move, {"type": "undo"}, move, {"type": "undo"}, {"type": "deal", "pile": 3}, {"type": "end", "t": 0.5}])
+    )
     assert [s["ok"] for s in out["steps"]] == [True] * 6
     assert all(p["top"] is not None for p in out["initial"]["draw_piles"])
     assert out["steps"][-1]["time_left"] == 599
@@ -53,8 +54,11 @@ def test_settings_left_out_take_rules_md_defaults() -> None:
 def test_reveals_final_is_read_from_the_line() -> None:
     game = Game(Settings(variant="spider78", suits=2), "replay")
     # A move that empties its column's face-up part: it turns a card.
-    move = next(m for m in game.legal_moves()
-                if isinstance(m, MoveCards) and m.src < 8 and m.count == len(game.columns[m.src]) - game.down[m.src])
+    move = next(
+        m
+        for m in game.legal_moves()
+        if isinstance(m, MoveCards) and m.src < 8 and m.count == len(game.columns[m.src]) - game.down[m.src]
+    )
     moves = [move.to_json(), {"type": "undo"}]
     assert [s["ok"] for s in replay_game(spec(moves))["steps"]] == [True, True]
     final = replay_game(spec(moves, reveals_final=True))["steps"]
@@ -63,8 +67,16 @@ def test_reveals_final_is_read_from_the_line() -> None:
 
 
 def test_settings_given_are_used() -> None:
-    out = replay_game(spec([{"type": "undo"}, {"type": "deal"}], undo=False, draw_pile_choice=False,
-                           draw_pile_tops_up=False, free_column=False, time_limit=100))
+    out = replay_game(
+        spec(
+            [{"type": "undo"}, {"type": "deal"}],
+            undo=False,
+            draw_pile_choice=False,
+            draw_pile_tops_up=False,
+            free_column=False,
+            time_limit=100,
+        )
+    )
     assert out["steps"][0]["ok"] is False and "undo" in out["steps"][0]["error"]
     assert out["steps"][1]["ok"] is True
     assert len(out["initial"]["columns"]) == 8
@@ -213,8 +225,13 @@ def test_replay_command_exit_status_zero_whatever_the_games() -> None:
         json.dumps({"variant": "curds_and_whey", "suits": 4, "seed": "Ünïcødé ♠", "moves": [{"type": "end"}]}),
     ]
     proc = subprocess.run(
-        [sys.executable, "-m", "engine", "replay"], input="\n".join(lines) + "\n", capture_output=True,
-        text=True, cwd=ROOT, timeout=60, check=False,
+        [sys.executable, "-m", "engine", "replay"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     out = [json.loads(line) for line in proc.stdout.splitlines()]
@@ -227,27 +244,46 @@ def test_replay_command_exit_status_zero_whatever_the_games() -> None:
 
 def test_spidertour_replay_matches_the_engine() -> None:
     line = json.dumps(spec([first_move(), {"type": "end", "t": 3}]))
-    proc = subprocess.run([str(SPIDERTOUR), "replay"], input=line + "\n", capture_output=True, text=True, cwd=ROOT,
-                          timeout=60, check=False)
+    proc = subprocess.run(
+        [str(SPIDERTOUR), "replay"],
+        input=line + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == list(replay_lines([line]))
 
 
 # Arbitrary JSON values, as games, as lines and as moves.
-scalars = st.none() | st.booleans() | st.integers() | st.sampled_from([10**100, -(10**100)]) | st.floats() | st.text(
-    max_size=8
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.sampled_from([10**100, -(10**100)])
+    | st.floats()
+    | st.text(max_size=8)
 )
 json_values = st.recursive(
     scalars,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=10,
 )
-moves = st.fixed_dictionaries(
-    {"type": st.sampled_from(["move", "deal", "undo", "end"]) | json_values},
-    optional={"from": st.integers(-1, 9) | json_values, "count": st.integers(-1, 14) | json_values,
-              "to": st.integers(-1, 9) | json_values, "pile": st.integers(-1, 5) | json_values,
-              "t": st.floats(-1, 700) | json_values},
-) | json_values
+moves = (
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["move", "deal", "undo", "end"]) | json_values},
+        optional={
+            "from": st.integers(-1, 9) | json_values,
+            "count": st.integers(-1, 14) | json_values,
+            "to": st.integers(-1, 9) | json_values,
+            "pile": st.integers(-1, 5) | json_values,
+            "t": st.floats(-1, 700) | json_values,
+        },
+    )
+    | json_values
+)
 
 
 @settings(max_examples=100, deadline=None)

@@ -145,7 +145,8 @@ def test_black_widow_removes_only_same_suit_king_to_ace(make: Make) -> None:
 
 def test_curds_group_is_suit_run_or_same_rank_never_mixed(make: Make) -> None:
     game = position(
-        make, "curds_and_whey",
+        make,
+        "curds_and_whey",
         {0: "5H5S5C", 1: "5D", 2: "8S7S6S", 3: "9S", 4: "7D6D6C", 5: "8D", 6: "6H", 7: "QHJHTH"},
     )
     game.play(MoveCards(0, 3, 1))  # one rank
@@ -323,9 +324,11 @@ def test_sequences_removed_after_stock_deal_in_every_column(make: Make, variant:
 
 def test_spider78_sequences_removed_after_deal_in_every_column(make: Make) -> None:
     game = position(
-        make, "spider78",
+        make,
+        "spider78",
         {0: "3h" + SPADES_K_TO_2, 5: "4h" + HEARTS_K_TO_2, 7: "2S"},
-        piles=["AS5H6H7H8HAH9HTH", "-", "-", "-", "-"], rest=7,
+        piles=["AS5H6H7H8HAH9HTH", "-", "-", "-", "-"],
+        rest=7,
     )
     result = game.play(Deal(0))
     assert (result.completed, result.revealed) == (2, 2)
@@ -335,7 +338,11 @@ def test_spider78_sequences_removed_after_deal_in_every_column(make: Make) -> No
 
 def test_deal_that_completes_the_last_sequences_wins(make: Make) -> None:
     game = position(
-        make, "spider78", {0: SPADES_K_TO_2, 1: HEARTS_K_TO_2}, piles=["ASAH", "-", "-", "-", "-"], sequences=4,
+        make,
+        "spider78",
+        {0: SPADES_K_TO_2, 1: HEARTS_K_TO_2},
+        piles=["ASAH", "-", "-", "-", "-"],
+        sequences=4,
     )
     result = game.play(Deal(0), t=100.5)
     assert result.completed == 2

@@ -31,8 +31,13 @@ def label(v: dict[str, Any]) -> str:
 
 
 def vector_settings(v: dict[str, Any], **kw: Any) -> Settings:
-    return Settings(variant=v["variant"], suits=v["suits"], draw_pile_choice=v.get("draw_pile_choice", True),
-                    deal_variation=True, **kw)
+    return Settings(
+        variant=v["variant"],
+        suits=v["suits"],
+        draw_pile_choice=v.get("draw_pile_choice", True),
+        deal_variation=True,
+        **kw,
+    )
 
 
 def text(cards: list[int]) -> str:
@@ -85,10 +90,28 @@ def run(args: list[str]) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("choice", [True, False])
 def test_python_m_engine_deal_with_entry_reproduces_vector(choice: bool) -> None:
-    vector = next(v for v in VECTORS if v["variant"] == "spider78" and v["draw_pile_choice"] is choice
-                  and not v["seed"].isascii() and v["entry"] == 2)
-    args = [sys.executable, "-m", "engine", "deal", "--variant", "spider78", "--suits", str(vector["suits"]),
-            "--seed", vector["seed"], "--entry", "2"]
+    vector = next(
+        v
+        for v in VECTORS
+        if v["variant"] == "spider78"
+        and v["draw_pile_choice"] is choice
+        and not v["seed"].isascii()
+        and v["entry"] == 2
+    )
+    args = [
+        sys.executable,
+        "-m",
+        "engine",
+        "deal",
+        "--variant",
+        "spider78",
+        "--suits",
+        str(vector["suits"]),
+        "--seed",
+        vector["seed"],
+        "--entry",
+        "2",
+    ]
     proc = run(args + ([] if choice else ["--no-draw-pile-choice"]))
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == vector
@@ -96,16 +119,29 @@ def test_python_m_engine_deal_with_entry_reproduces_vector(choice: bool) -> None
 
 def test_spidertour_deal_with_entry_reproduces_vector() -> None:
     vector = next(v for v in VECTORS if v["variant"] == "huge_spider")
-    proc = run([str(SPIDERTOUR), "deal", "--variant", "huge_spider", "--suits", str(vector["suits"]), "--seed",
-                vector["seed"], "--entry", str(vector["entry"])])
+    proc = run(
+        [
+            str(SPIDERTOUR),
+            "deal",
+            "--variant",
+            "huge_spider",
+            "--suits",
+            str(vector["suits"]),
+            "--seed",
+            vector["seed"],
+            "--entry",
+            str(vector["entry"]),
+        ]
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == vector
 
 
 @pytest.mark.parametrize("entry", ["0", "-3", "x"])
 def test_deal_command_refuses_a_bad_entry(entry: str) -> None:
-    proc = run([sys.executable, "-m", "engine", "deal", "--variant", "spider", "--suits", "1", "--seed", "s",
-                "--entry", entry])
+    proc = run(
+        [sys.executable, "-m", "engine", "deal", "--variant", "spider", "--suits", "1", "--seed", "s", "--entry", entry]
+    )
     assert proc.returncode == 2 and proc.stdout == ""
     assert "entry" in proc.stderr
 
@@ -185,7 +221,12 @@ def test_renaming_maps_cards_moves_and_back() -> None:
     assert r.move(MoveCards(0, 2, 9)) == MoveCards(r.sigma[0], 2, r.sigma[9])
     assert r.move(MoveCards(10, 1, 0)).src == 10  # out of range: kept, refused alike
     assert r.move_json({"type": "move", "from": 1, "count": 2, "to": 7, "t": 3.5}) == {
-        "type": "move", "from": r.sigma[1], "count": 2, "to": r.sigma[7], "t": 3.5}
+        "type": "move",
+        "from": r.sigma[1],
+        "count": 2,
+        "to": r.sigma[7],
+        "t": 3.5,
+    }
     assert Renaming.identity(settings).move(MoveCards(1, 1, 2)) == MoveCards(1, 1, 2)
 
 
@@ -234,8 +275,13 @@ def test_replay_plays_the_entrys_deal_in_its_own_numbering() -> None:
 
 def test_replay_line_without_a_valid_entry_is_an_error_line() -> None:
     game = {"variant": "spider", "suits": 1, "seed": "s", "deal_variation": True, "moves": []}
-    lines = [json.dumps(game), json.dumps({**game, "entry": 0}), json.dumps({**game, "entry": "2"}),
-             json.dumps({**game, "entry": 2}), json.dumps({**game, "deal_variation": False, "entry": "x"})]
+    lines = [
+        json.dumps(game),
+        json.dumps({**game, "entry": 0}),
+        json.dumps({**game, "entry": "2"}),
+        json.dumps({**game, "entry": 2}),
+        json.dumps({**game, "deal_variation": False, "entry": "x"}),
+    ]
     out = [json.loads(line) for line in replay_lines(lines)]
     assert all("entry" in o["error"] for o in out[:3])
     assert out[3]["initial"] == Game(Settings(variant="spider", suits=1, deal_variation=True), "s", 2).view()
@@ -243,14 +289,29 @@ def test_replay_line_without_a_valid_entry_is_an_error_line() -> None:
 
 
 def test_python_m_engine_replay_with_entry() -> None:
-    game = {"variant": "curds_and_whey", "suits": 4, "seed": "s", "deal_variation": True, "entry": 9,
-            "moves": [{"type": "end", "t": 10}]}
-    proc = subprocess.run([sys.executable, "-m", "engine", "replay"], input=json.dumps(game) + "\n{}\n",
-                          capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
+    game = {
+        "variant": "curds_and_whey",
+        "suits": 4,
+        "seed": "s",
+        "deal_variation": True,
+        "entry": 9,
+        "moves": [{"type": "end", "t": 10}],
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "replay"],
+        input=json.dumps(game) + "\n{}\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     first, second = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert first["initial"]["columns"] == Game(Settings(variant="curds_and_whey", deal_variation=True), "s",
-                                               9).view()["columns"]
+    assert (
+        first["initial"]["columns"]
+        == Game(Settings(variant="curds_and_whey", deal_variation=True), "s", 9).view()["columns"]
+    )
     assert first["final_score"] == 0 and "error" in second
 
 

@@ -14,8 +14,9 @@ from tests.services import create_database, drop_database, unique_name, with_dat
 
 
 @pytest.fixture(scope="module")
-def fuzz_server(pg_admin_url: str, redis_url: str, admin_token: str,
-                redis_prefix: str) -> Iterator[tuple[ServerProcess, str]]:
+def fuzz_server(
+    pg_admin_url: str, redis_url: str, admin_token: str, redis_prefix: str
+) -> Iterator[tuple[ServerProcess, str]]:
     name = unique_name()
     asyncio.run(create_database(pg_admin_url, name))
     db = with_database(pg_admin_url, name)

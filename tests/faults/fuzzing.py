@@ -23,31 +23,68 @@ from tests.serverproc import ServerProcess
 SEED = "fault-fuzz-seed-0123456789"
 SERVER_TYPES = {"error", "state", "result", "over", "pong"}
 ERROR_CODES = {
-    "unauthorised", "bad_message", "not_started", "already_started", "not_open", "stale_seq", "seq_reused",
-    "not_saved", "try_again", "taken_over", "slow_down", "flood", "out_of_range", "same_column", "empty_column",
-    "face_down", "not_a_group", "cannot_place", "king_only", "missing_field", "no_piles", "wrong_pile",
-    "pile_empty", "stock_empty", "nothing_to_deal", "undo_off", "undo_limit", "nothing_to_undo", "reveals_final",
-    "time_up", "game_over",
+    "unauthorised",
+    "bad_message",
+    "not_started",
+    "already_started",
+    "not_open",
+    "stale_seq",
+    "seq_reused",
+    "not_saved",
+    "try_again",
+    "taken_over",
+    "slow_down",
+    "flood",
+    "out_of_range",
+    "same_column",
+    "empty_column",
+    "face_down",
+    "not_a_group",
+    "cannot_place",
+    "king_only",
+    "missing_field",
+    "no_piles",
+    "wrong_pile",
+    "pile_empty",
+    "stock_empty",
+    "nothing_to_deal",
+    "undo_off",
+    "undo_limit",
+    "nothing_to_undo",
+    "reveals_final",
+    "time_up",
+    "game_over",
 }
-FUZZ = settings(max_examples=120, deadline=None, database=None, derandomize=True,
-                suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    max_examples=120, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
 
 # ------------------------------------------------------------------------------------ strategies
 
 ints = st.one_of(st.integers(-(2**70), 2**70), st.sampled_from([0, 1, -1, 8, 1000, 1001, 2**53, 2**53 + 1, 2**63]))
 scalars = st.one_of(st.none(), st.booleans(), ints, st.floats(), st.text(max_size=30))
-values = st.recursive(scalars, lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4),
-                      max_leaves=12)
-type_names = st.one_of(st.sampled_from(["auth", "start", "move", "deal", "undo", "end", "sync", "ping", "watch",
-                                        "", "MOVE", "result", "state"]), values)
+values = st.recursive(
+    scalars, lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4), max_leaves=12
+)
+type_names = st.one_of(
+    st.sampled_from(
+        ["auth", "start", "move", "deal", "undo", "end", "sync", "ping", "watch", "", "MOVE", "result", "state"]
+    ),
+    values,
+)
 field_names = st.sampled_from(["seq", "from", "to", "count", "pile", "token", "x", "type", "view", "tournament_id"])
 objects = st.builds(lambda t, f: {**f, "type": t}, type_names, st.dictionaries(field_names, values, max_size=5))
 near_valid = st.builds(
-    lambda kind, seq, a, b, c: {"move": {"type": "move", "seq": seq, "from": a, "count": b, "to": c},
-                                "deal": {"type": "deal", "seq": seq, "pile": a},
-                                "undo": {"type": "undo", "seq": seq}}[kind],
-    st.sampled_from(["move", "move", "deal", "undo"]), st.integers(-3, 2**53 + 2), st.integers(-2, 12),
-    st.integers(-1, 14), st.integers(-2, 12),
+    lambda kind, seq, a, b, c: {
+        "move": {"type": "move", "seq": seq, "from": a, "count": b, "to": c},
+        "deal": {"type": "deal", "seq": seq, "pile": a},
+        "undo": {"type": "undo", "seq": seq},
+    }[kind],
+    st.sampled_from(["move", "move", "deal", "undo"]),
+    st.integers(-3, 2**53 + 2),
+    st.integers(-2, 12),
+    st.integers(-1, 14),
+    st.integers(-2, 12),
 )
 
 
@@ -62,9 +99,21 @@ frames = st.one_of(
     st.binary(max_size=200),
     st.integers(1, 3000).map(_nested),
     st.integers(4000, 300_000).map(lambda n: '{"type": "move", "seq": 1, "pad": "' + "x" * n + '"}'),
-    st.sampled_from(["", "null", "[]", "{}", '{"type": null}', "1e999999", '{"type": "move"}' * 50,
-                     '{"type": "ping", "type": "auth"}', '{"type": "auth", "token": "' + "t" * 5000 + '"}',
-                     "\ud800".encode("utf-8", "surrogatepass").decode("utf-8", "replace"), "\x00" * 100]),
+    st.sampled_from(
+        [
+            "",
+            "null",
+            "[]",
+            "{}",
+            '{"type": null}',
+            "1e999999",
+            '{"type": "move"}' * 50,
+            '{"type": "ping", "type": "auth"}',
+            '{"type": "auth", "token": "' + "t" * 5000 + '"}',
+            "\ud800".encode("utf-8", "surrogatepass").decode("utf-8", "replace"),
+            "\x00" * 100,
+        ]
+    ),
 )
 
 
@@ -208,5 +257,3 @@ class Guard:
         count = "SELECT count(*) AS n FROM moves WHERE entry_id = $1"
         assert asyncio.run(fetch(self.db, count, self.honest_entry))[0]["n"] == self.honest.acks
         assert asyncio.run(fetch(self.db, count, self.fuzz_entry))[0]["n"] == self.fuzzer.acks
-
-

@@ -20,12 +20,30 @@ def start_server(database_url: str, redis_url: str, admin_token: str, redis_pref
     return ServerProcess(database_url, redis_url, admin_token, env=server_env(redis_prefix)).start()
 
 
-async def swarm_of(url: str, tournament_id: int, players: int, ack_log: str | None = None, pace: float = 20.0,
-                   seed: int = 1, watchers: int = 0) -> Swarm:
+async def swarm_of(
+    url: str,
+    tournament_id: int,
+    players: int,
+    ack_log: str | None = None,
+    pace: float = 20.0,
+    seed: int = 1,
+    watchers: int = 0,
+) -> Swarm:
     """Bots joined and connected, games started, ready to ``play``."""
-    swarm = Swarm(BotConfig(servers=[url], tournament_id=tournament_id, players=players, watchers=watchers,
-                            pace=pace, policy="random", seed=seed, duration=60, name_prefix=f"t{tournament_id}"),
-                  ack_log)
+    swarm = Swarm(
+        BotConfig(
+            servers=[url],
+            tournament_id=tournament_id,
+            players=players,
+            watchers=watchers,
+            pace=pace,
+            policy="random",
+            seed=seed,
+            duration=60,
+            name_prefix=f"t{tournament_id}",
+        ),
+        ack_log,
+    )
     await swarm.setup()
     await swarm.connect()
     return swarm
@@ -53,8 +71,9 @@ async def fetch(database_url: str, sql: str, *args: Any) -> list[asyncpg.Record]
 
 
 async def stored_moves(database_url: str, entry_id: int) -> list[dict[str, Any]]:
-    rows = await fetch(database_url, "SELECT n, seq, move::text AS move, t FROM moves WHERE entry_id = $1 ORDER BY n",
-                       entry_id)
+    rows = await fetch(
+        database_url, "SELECT n, seq, move::text AS move, t FROM moves WHERE entry_id = $1 ORDER BY n", entry_id
+    )
     return [{"n": r["n"], "seq": r["seq"], "move": json.loads(r["move"]), "t": r["t"]} for r in rows]
 
 
@@ -67,8 +86,11 @@ def replayed(settings: dict[str, Any], seed: str, moves: list[dict[str, Any]]) -
 
 
 async def row_counts(database_url: str) -> dict[str, int]:
-    rows = await fetch(database_url, """SELECT (SELECT count(*) FROM tournaments) AS tournaments,
+    rows = await fetch(
+        database_url,
+        """SELECT (SELECT count(*) FROM tournaments) AS tournaments,
                                                (SELECT count(*) FROM players) AS players,
                                                (SELECT count(*) FROM entries) AS entries,
-                                               (SELECT count(*) FROM moves) AS moves""")
+                                               (SELECT count(*) FROM moves) AS moves""",
+    )
     return dict(rows[0])

@@ -22,19 +22,60 @@ def test_fuzz_http(guard: Guard) -> None:
     proc = guard.proc
     printable = st.text(alphabet=string.ascii_letters + string.digits + " -_.~!$&'()*+,;=:@%/?#", max_size=30)
     segment = st.one_of(
-        st.sampled_from(["api", "tournaments", "players", "entries", "me", "standings", "replays", "leaderboard",
-                         "around", "rebuild", "health", "schema", "openapi.json", "ws", "play", "watch", "..",
-                         "%2e%2e", "%00", "", str(guard.tid), str(guard.honest_entry)]),
-        ints.map(str), printable.map(lambda s: quote(s, safe="")),
+        st.sampled_from(
+            [
+                "api",
+                "tournaments",
+                "players",
+                "entries",
+                "me",
+                "standings",
+                "replays",
+                "leaderboard",
+                "around",
+                "rebuild",
+                "health",
+                "schema",
+                "openapi.json",
+                "ws",
+                "play",
+                "watch",
+                "..",
+                "%2e%2e",
+                "%00",
+                "",
+                str(guard.tid),
+                str(guard.honest_entry),
+            ]
+        ),
+        ints.map(str),
+        printable.map(lambda s: quote(s, safe="")),
     )
-    tokens = st.one_of(st.none(), st.just(f"Bearer {guard.fuzz_token}"), st.just(f"Bearer {guard.fuzz_token}x"),
-                       st.just("Bearer"), st.just("Basic YWRtaW46YWRtaW4="), printable.map(str.strip))
-    content_types = st.one_of(st.none(), st.sampled_from(["application/json", "text/plain", "multipart/form-data",
-                                                           "application/x-www-form-urlencoded",
-                                                           "application/json; charset=latin-1"]),
-                              printable.map(str.strip))
+    tokens = st.one_of(
+        st.none(),
+        st.just(f"Bearer {guard.fuzz_token}"),
+        st.just(f"Bearer {guard.fuzz_token}x"),
+        st.just("Bearer"),
+        st.just("Basic YWRtaW46YWRtaW4="),
+        printable.map(str.strip),
+    )
+    content_types = st.one_of(
+        st.none(),
+        st.sampled_from(
+            [
+                "application/json",
+                "text/plain",
+                "multipart/form-data",
+                "application/x-www-form-urlencoded",
+                "application/json; charset=latin-1",
+            ]
+        ),
+        printable.map(str.strip),
+    )
     bodies = st.one_of(
-        st.none(), values.map(lambda v: json.dumps(v, allow_nan=True).encode()), st.binary(max_size=300),
+        st.none(),
+        values.map(lambda v: json.dumps(v, allow_nan=True).encode()),
+        st.binary(max_size=300),
         st.builds(lambda n: {"name": n}, st.text(max_size=60)).map(lambda v: json.dumps(v).encode()),
         st.integers(10_000, 1_500_000).map(lambda n: b'{"name": "' + b"n" * n + b'"}'),
     )
@@ -42,13 +83,24 @@ def test_fuzz_http(guard: Guard) -> None:
     created = guard.created
 
     @settings(FUZZ, max_examples=200)
-    @given(st.sampled_from(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]),
-           st.lists(segment, max_size=6),
-           st.dictionaries(st.sampled_from(["status", "offset", "limit", "k", "x"]),
-                           st.one_of(ints.map(str), printable), max_size=3),
-           tokens, content_types, bodies)
-    def http_request(method: str, parts: list[str], query: dict[str, str], token: str | None,
-                     content_type: str | None, body: bytes | None) -> None:
+    @given(
+        st.sampled_from(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]),
+        st.lists(segment, max_size=6),
+        st.dictionaries(
+            st.sampled_from(["status", "offset", "limit", "k", "x"]), st.one_of(ints.map(str), printable), max_size=3
+        ),
+        tokens,
+        content_types,
+        bodies,
+    )
+    def http_request(
+        method: str,
+        parts: list[str],
+        query: dict[str, str],
+        token: str | None,
+        content_type: str | None,
+        body: bytes | None,
+    ) -> None:
         headers = {}
         if token is not None:
             headers["authorization"] = token

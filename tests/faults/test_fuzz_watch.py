@@ -18,8 +18,11 @@ from tests.faults.fuzzing import FUZZ, Guard, frames
 def test_fuzz_watch_socket(guard: Guard) -> None:
     proc, tid = guard.proc, guard.tid
 
-    ids = st.one_of(st.just(str(tid)), st.sampled_from(["0", str(2**63 - 1), str(2**63), str(10**30)]),
-                    st.integers(-5, 2**70).map(str))
+    ids = st.one_of(
+        st.just(str(tid)),
+        st.sampled_from(["0", str(2**63 - 1), str(2**63), str(10**30)]),
+        st.integers(-5, 2**70).map(str),
+    )
 
     @settings(FUZZ, max_examples=80)
     @given(ids, st.lists(frames, max_size=20))

@@ -16,8 +16,9 @@ SEED_SHORT = "fault-kill-short"
 SHORT_LIMIT = 4  # seconds: these games' deadlines pass while the server is down
 
 
-async def test_kill_nine_while_bots_play(fresh_database_url: str, redis_url: str, admin_token: str,
-                                         redis_prefix: str, tmp_path) -> None:
+async def test_kill_nine_while_bots_play(
+    fresh_database_url: str, redis_url: str, admin_token: str, redis_prefix: str, tmp_path
+) -> None:
     db = fresh_database_url
     proc = start_server(db, redis_url, admin_token, redis_prefix)
     log_long, log_short = str(tmp_path / "acks-long.jsonl"), str(tmp_path / "acks-short.jsonl")
@@ -78,8 +79,12 @@ async def test_kill_nine_while_bots_play(fresh_database_url: str, redis_url: str
 
         # The short games were timed out at their deadlines, though the server was down then.
         short = api.tournament(short_t["id"])
-        rows = await fetch(db, """SELECT id, status, score, final_score, time_left, ended_at, deadline
-                                    FROM entries WHERE tournament_id = $1""", short_t["id"])
+        rows = await fetch(
+            db,
+            """SELECT id, status, score, final_score, time_left, ended_at, deadline
+                                    FROM entries WHERE tournament_id = $1""",
+            short_t["id"],
+        )
         for row in rows:
             assert row["status"] == "timed_out", dict(row)
             assert row["final_score"] == row["score"] and row["time_left"] == 0

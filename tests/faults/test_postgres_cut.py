@@ -24,8 +24,9 @@ def through(url: str, port: int) -> str:
     return urlunsplit(parts._replace(netloc=f"{auth}@127.0.0.1:{port}" if auth else f"127.0.0.1:{port}"))
 
 
-async def test_postgres_cut_and_restored(fresh_database_url: str, redis_url: str, admin_token: str,
-                                         redis_prefix: str) -> None:
+async def test_postgres_cut_and_restored(
+    fresh_database_url: str, redis_url: str, admin_token: str, redis_prefix: str
+) -> None:
     db = fresh_database_url
     target = urlsplit(db)
     with TcpProxy(target.hostname or "127.0.0.1", target.port or 5432) as proxy:

@@ -67,16 +67,21 @@ async def board_matches_postgres(api: Api, db: str, tournament_id: int) -> bool:
     if r.status_code != 200:
         return False
     body = r.json()
-    want = await fetch(db, f"""SELECT e.id, coalesce(e.final_score, e.score) AS score, e.status FROM entries e
-                                WHERE e.tournament_id = $1 ORDER BY {RANK_ORDER}""", tournament_id)
+    want = await fetch(
+        db,
+        f"""SELECT e.id, coalesce(e.final_score, e.score) AS score, e.status FROM entries e
+                                WHERE e.tournament_id = $1 ORDER BY {RANK_ORDER}""",
+        tournament_id,
+    )
     got = [(row["entry_id"], row["score"], row["status"], row["rank"]) for row in body["rows"]]
     return body["entrants"] == len(want) and got == [
         (w["id"], w["score"], w["status"], i) for i, w in enumerate(want, 1)
     ]
 
 
-async def test_redis_flushed_and_restarted_empty(fresh_database_url: str, valkey: OwnValkey, admin_token: str,
-                                                 redis_prefix: str) -> None:
+async def test_redis_flushed_and_restarted_empty(
+    fresh_database_url: str, valkey: OwnValkey, admin_token: str, redis_prefix: str
+) -> None:
     db = fresh_database_url
     proc = start_server(db, valkey.url, admin_token, redis_prefix)
     try:

@@ -9,13 +9,38 @@ from typing import Any
 from tests.server.test_cli import spidertour
 
 
-def test_bots_play_watch_and_their_acks_check_out(server: Any, admin_token: str, database_url: str,
-                                                  tmp_path: Path) -> None:
+def test_bots_play_watch_and_their_acks_check_out(
+    server: Any, admin_token: str, database_url: str, tmp_path: Path
+) -> None:
     figures, acks = tmp_path / "figures.json", tmp_path / "acks.jsonl"
-    done = spidertour("bots", "--server", server.url, "--admin-token", admin_token, "--players", "4",
-                      "--watchers", "3", "--watch-sample", "2", "--pace", "8", "--duration", "3",
-                      "--policy", "greedy", "--end-early", "0.25", "--no-live", "--json", str(figures),
-                      "--ack-log", str(acks), "--seed", "7")
+    done = spidertour(
+        "bots",
+        "--server",
+        server.url,
+        "--admin-token",
+        admin_token,
+        "--players",
+        "4",
+        "--watchers",
+        "3",
+        "--watch-sample",
+        "2",
+        "--pace",
+        "8",
+        "--duration",
+        "3",
+        "--policy",
+        "greedy",
+        "--end-early",
+        "0.25",
+        "--no-live",
+        "--json",
+        str(figures),
+        "--ack-log",
+        str(acks),
+        "--seed",
+        "7",
+    )
     assert done.returncode == 0, done.stderr
     got = json.loads(figures.read_text())
     assert got["acknowledged_moves"] > 10 and got["error_count"] == 0, got
@@ -28,8 +53,11 @@ def test_bots_play_watch_and_their_acks_check_out(server: Any, admin_token: str,
 
 
 def test_bots_refuse_bad_options_clearly(server: Any) -> None:
-    for args, words in ((["--players", "-1"], "players"), (["--server", "ftp://x"], "http"),
-                        (["--check-acks", "/nonexistent/acks.jsonl"], "")):
+    for args, words in (
+        (["--players", "-1"], "players"),
+        (["--server", "ftp://x"], "http"),
+        (["--check-acks", "/nonexistent/acks.jsonl"], ""),
+    ):
         done = spidertour("bots", *args, "--no-live", "--duration", "1")
         assert done.returncode != 0
         assert words in (done.stderr + done.stdout).lower()

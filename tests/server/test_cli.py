@@ -25,8 +25,14 @@ VECTORS = json.loads((ROOT / "tests" / "deal-vectors.json").read_text())
 
 def spidertour(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k not in ("ADMIN_TOKEN", "SPIDERTOUR_URL", "DATABASE_URL")}
-    return subprocess.run([sys.executable, "-m", "server.cli", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60, env={**clean, **env})
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**clean, **env},
+    )
 
 
 def stamp(seconds_from_now: float) -> str:
@@ -62,38 +68,86 @@ def test_the_installed_command_lists_every_subcommand() -> None:
 
 async def test_tournament_create(api: Api, server: Any, admin_token: str, database_url: str) -> None:
     seed = "cli-" + secrets.token_hex(4)
-    done = spidertour("tournament", "create", "--name", "from the command line", "--variant", "spider",
-                      "--suits", "2", "--time-limit", "300", "--undo", "off", "--undo-limit", "3",
-                      "--reveals-final", "on", "--deal-variation", "on",
-                      "--opens-at", stamp(-60), "--closes-at", stamp(7200),
-                      "--seed", seed, "--server", server.url, "--admin-token", admin_token)
+    done = spidertour(
+        "tournament",
+        "create",
+        "--name",
+        "from the command line",
+        "--variant",
+        "spider",
+        "--suits",
+        "2",
+        "--time-limit",
+        "300",
+        "--undo",
+        "off",
+        "--undo-limit",
+        "3",
+        "--reveals-final",
+        "on",
+        "--deal-variation",
+        "on",
+        "--opens-at",
+        stamp(-60),
+        "--closes-at",
+        stamp(7200),
+        "--seed",
+        seed,
+        "--server",
+        server.url,
+        "--admin-token",
+        admin_token,
+    )
     assert done.returncode == 0, done.stderr
     made = json.loads(done.stdout)
     assert made["seed"] is None and made["salt"] is None and seed not in done.stdout and made["start"] == "own"
-    assert made["settings"] == {"variant": "spider", "suits": 2, "free_column": False, "undo": False,
-                                "undo_limit": 3, "reveals_final": True, "time_limit": 300,
-                                "draw_pile_choice": True, "draw_pile_tops_up": True, "deal_variation": True}
+    assert made["settings"] == {
+        "variant": "spider",
+        "suits": 2,
+        "free_column": False,
+        "undo": False,
+        "undo_limit": 3,
+        "reveals_final": True,
+        "time_limit": 300,
+        "draw_pile_choice": True,
+        "draw_pile_tops_up": True,
+        "deal_variation": True,
+    }
     conn = await asyncpg.connect(database_url)
     try:
         salt = await conn.fetchval("SELECT salt FROM tournaments WHERE id = $1", made["id"])
     finally:
         await conn.close()
-    canonical = json.dumps({"salt": salt, "seed": seed, "settings": made["settings"]}, sort_keys=True,
-                           separators=(",", ":"))
+    canonical = json.dumps(
+        {"salt": salt, "seed": seed, "settings": made["settings"]}, sort_keys=True, separators=(",", ":")
+    )
     assert made["commitment"] == hashlib.sha256(canonical.encode()).hexdigest()
     assert api.tournament(made["id"]) == made
-    by_env = spidertour("tournament", "create", "--name", "by environment", ADMIN_TOKEN=admin_token,
-                        SPIDERTOUR_URL=server.url)
+    by_env = spidertour(
+        "tournament", "create", "--name", "by environment", ADMIN_TOKEN=admin_token, SPIDERTOUR_URL=server.url
+    )
     assert by_env.returncode == 0, by_env.stderr
     assert api.tournament(json.loads(by_env.stdout)["id"])["settings"]["variant"] == "spider78"
-    together = spidertour("tournament", "create", "--name", "together", "--start", "together",
-                          "--opens-at", stamp(600), "--time-limit", "120", ADMIN_TOKEN=admin_token,
-                          SPIDERTOUR_URL=server.url)
+    together = spidertour(
+        "tournament",
+        "create",
+        "--name",
+        "together",
+        "--start",
+        "together",
+        "--opens-at",
+        stamp(600),
+        "--time-limit",
+        "120",
+        ADMIN_TOKEN=admin_token,
+        SPIDERTOUR_URL=server.url,
+    )
     assert together.returncode == 0, together.stderr
     sitting = json.loads(together.stdout)
     assert sitting["start"] == "together" and sitting["status"] == "scheduled"
-    assert (datetime.fromisoformat(sitting["closes_at"]) - datetime.fromisoformat(sitting["opens_at"])
-            == timedelta(seconds=120))
+    assert datetime.fromisoformat(sitting["closes_at"]) - datetime.fromisoformat(sitting["opens_at"]) == timedelta(
+        seconds=120
+    )
 
 
 @pytest.mark.parametrize(
@@ -110,10 +164,17 @@ async def test_tournament_create(api: Api, server: Any, admin_token: str, databa
         (("--undo", "maybe"), "admin", 2, "on or off"),
     ],
 )
-async def test_tournament_create_is_refused_clearly(server: Any, admin_token: str, database_url: str,
-                                                    args: tuple[str, ...], token: str | None, code: int,
-                                                    needle: str, capsys: pytest.CaptureFixture[str],
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_tournament_create_is_refused_clearly(
+    server: Any,
+    admin_token: str,
+    database_url: str,
+    args: tuple[str, ...],
+    token: str | None,
+    code: int,
+    needle: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.delenv("ADMIN_TOKEN", raising=False)
     name = "refused-" + secrets.token_hex(4)
     flags = () if token is None else ("--admin-token", admin_token if token == "admin" else token)
@@ -124,8 +185,16 @@ async def test_tournament_create_is_refused_clearly(server: Any, admin_token: st
 
 
 def test_tournament_create_with_no_server_is_an_error(admin_token: str) -> None:
-    done = spidertour("tournament", "create", "--name", "nowhere", "--server", f"http://127.0.0.1:{free_port()}",
-                      "--admin-token", admin_token)
+    done = spidertour(
+        "tournament",
+        "create",
+        "--name",
+        "nowhere",
+        "--server",
+        f"http://127.0.0.1:{free_port()}",
+        "--admin-token",
+        admin_token,
+    )
     assert done.returncode == 1 and "cannot reach" in done.stderr and "Traceback" not in done.stderr
 
 
@@ -140,8 +209,12 @@ async def test_migrate_applies_each_migration_once(fresh_database_url: str) -> N
     assert first.stdout.strip() == "applied: " + ", ".join(f"{v:03d}" for v in expected)
     rows = await query(fresh_database_url, "SELECT version, name, applied_at FROM schema_migrations ORDER BY version")
     assert [r["version"] for r in rows] == expected and rows[0]["name"] == "init"
-    tables = {r["table_name"] for r in await query(
-        fresh_database_url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")}
+    tables = {
+        r["table_name"]
+        for r in await query(
+            fresh_database_url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+        )
+    }
     assert tables >= {"tournaments", "players", "entries", "moves", "standings", "schema_migrations"}
     second = spidertour("migrate", DATABASE_URL=fresh_database_url)
     assert second.returncode == 0, second.stderr
@@ -175,16 +248,16 @@ def test_schema_check_passes_and_notices_a_stale_file(tmp_path: Path, capsys: py
 
 def test_deal_prints_the_vectors_json() -> None:
     vector = next(v for v in VECTORS if v["variant"] == "spider78" and v["suits"] == 2)
-    done = spidertour("deal", "--variant", vector["variant"], "--suits", str(vector["suits"]), "--seed",
-                      vector["seed"])
+    done = spidertour("deal", "--variant", vector["variant"], "--suits", str(vector["suits"]), "--seed", vector["seed"])
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == vector
 
 
 @pytest.mark.parametrize("vector", VECTORS, ids=lambda v: f"{v['variant']}-{v['suits']}-{v['seed'][:12]}")
 def test_deal_matches_every_vector(vector: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["deal", "--variant", vector["variant"], "--suits", str(vector["suits"]),
-                 "--seed", vector["seed"]]) == 0
+    assert (
+        main(["deal", "--variant", vector["variant"], "--suits", str(vector["suits"]), "--seed", vector["seed"]]) == 0
+    )
     assert json.loads(capsys.readouterr().out) == vector
 
 

@@ -71,16 +71,31 @@ async def insert_unsalted(database_url: str, seed: str, settings: dict[str, Any]
     now = datetime.now(UTC)
     conn = await asyncpg.connect(database_url)
     try:
-        return int(await conn.fetchval(
-            """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at)
+        return int(
+            await conn.fetchval(
+                """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at)
                VALUES ('before salts', $1::jsonb, $2, $3, $4, $5) RETURNING id""",
-            json.dumps(settings), seed, commitment, now - timedelta(hours=2), now - timedelta(hours=1)))
+                json.dumps(settings),
+                seed,
+                commitment,
+                now - timedelta(hours=2),
+                now - timedelta(hours=1),
+            )
+        )
     finally:
         await conn.close()
 
 
-OLD_SETTINGS = {"variant": "spider78", "suits": 2, "free_column": True, "undo": True, "undo_limit": None,
-                "time_limit": 600, "draw_pile_choice": True, "draw_pile_tops_up": True}
+OLD_SETTINGS = {
+    "variant": "spider78",
+    "suits": 2,
+    "free_column": True,
+    "undo": True,
+    "undo_limit": None,
+    "time_limit": 600,
+    "draw_pile_choice": True,
+    "draw_pile_tops_up": True,
+}
 
 
 async def test_a_tournament_committed_before_salts_still_verifies(api: Api, server: Any, database_url: str) -> None:
@@ -99,8 +114,9 @@ async def test_a_tournament_committed_before_salts_still_verifies(api: Api, serv
     assert not tampered.ok and any(p.startswith("commitment:") for p in tampered.problems)
 
 
-async def test_an_edited_tournament_is_committed_afresh_with_a_new_salt(api: Api, server: Any,
-                                                                         database_url: str) -> None:
+async def test_an_edited_tournament_is_committed_afresh_with_a_new_salt(
+    api: Api, server: Any, database_url: str
+) -> None:
     tour = api.create_tournament(name="to edit", seed=SHORT_SEED, opens_in=600, closes_in=1200)
 
     async def salt() -> str:

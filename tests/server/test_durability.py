@@ -17,8 +17,9 @@ from tests.serverproc import ServerProcess
 SEED = "kill-nine"
 
 
-async def play_until_killed(proc: ServerProcess, entry_id: int, token: str, acked: dict[int, dict],
-                            rng: random.Random) -> None:
+async def play_until_killed(
+    proc: ServerProcess, entry_id: int, token: str, acked: dict[int, dict], rng: random.Random
+) -> None:
     """Play legal moves as fast as answers come; record every acknowledged move by seq."""
     game = Game(Settings(variant="spider78", suits=1), SEED)
     player, _ = await Player.connect(proc.ws_url, entry_id, token)
@@ -37,8 +38,9 @@ async def play_until_killed(proc: ServerProcess, entry_id: int, token: str, acke
         return
 
 
-async def test_kill_nine_loses_no_acknowledged_move(database_url: str, redis_url: str, admin_token: str,
-                                                    redis_prefix: str) -> None:
+async def test_kill_nine_loses_no_acknowledged_move(
+    database_url: str, redis_url: str, admin_token: str, redis_prefix: str
+) -> None:
     proc = ServerProcess(database_url, redis_url, admin_token, env=server_env(redis_prefix)).start()
     try:
         api = Api(proc.url, admin_token)
@@ -58,8 +60,9 @@ async def test_kill_nine_loses_no_acknowledged_move(database_url: str, redis_url
 
         conn = await asyncpg.connect(database_url)
         try:
-            rows = await conn.fetch("SELECT n, seq, move::text, t FROM moves WHERE entry_id = $1 ORDER BY n",
-                                    entry["id"])
+            rows = await conn.fetch(
+                "SELECT n, seq, move::text, t FROM moves WHERE entry_id = $1 ORDER BY n", entry["id"]
+            )
         finally:
             await conn.close()
         stored = {r["seq"]: json.loads(r["move"]) for r in rows}

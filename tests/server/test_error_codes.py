@@ -30,7 +30,7 @@ def sent_codes() -> set[str]:
 
 def documented_codes() -> set[str]:
     doc = (ROOT / "docs" / "protocol.md").read_text()
-    section = doc[doc.index("## Error codes"):]
+    section = doc[doc.index("## Error codes") :]
     section = section[: section.index("\n## ", 5)]
     return set(re.findall(r"`([a-z_]+)`", section))
 

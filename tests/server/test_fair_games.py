@@ -75,7 +75,10 @@ async def test_renamed_deals_differ_and_mapped_play_scores_alike(api: Api, serve
         b = await p2.play(theirs.to_json())
         assert a["type"] == b["type"] == "result"
         assert (a["view"]["score"], a["view"]["reveals"], a["view"]["sequences"]) == (
-            b["view"]["score"], b["view"]["reveals"], b["view"]["sequences"])
+            b["view"]["score"],
+            b["view"]["reveals"],
+            b["view"]["sequences"],
+        )
     assert local.score > 0  # the walk revealed something
     for p in (p1, p2):
         assert (await p.play(End().to_json()))["type"] == "result"

@@ -66,9 +66,7 @@ async def test_hostile_tournament_bodies_are_refused(
     assert await count_tournaments(database_url, name) == 0
 
 
-@pytest.mark.parametrize(
-    ("path", "admin"), [("/api/players", False), ("/api/tournaments", True)]
-)
+@pytest.mark.parametrize(("path", "admin"), [("/api/players", False), ("/api/tournaments", True)])
 @pytest.mark.parametrize(
     "content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", None]
 )
@@ -82,8 +80,9 @@ def test_json_bodies_need_the_json_content_type(api: Api, path: str, admin: bool
 
 
 def test_json_content_type_with_a_charset_is_accepted(api: Api) -> None:
-    r = api.http.post("/api/players", content=b'{"name": "charset"}',
-                      headers={"content-type": "application/json; charset=utf-8"})
+    r = api.http.post(
+        "/api/players", content=b'{"name": "charset"}', headers={"content-type": "application/json; charset=utf-8"}
+    )
     assert r.status_code == 201, r.text
 
 

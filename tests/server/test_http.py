@@ -46,8 +46,12 @@ def unique(prefix: str) -> str:
 
 def body_for(name: str, **fields: Any) -> dict[str, Any]:
     now = datetime.now(UTC)
-    return {"name": name, "opens_at": (now - timedelta(seconds=1)).isoformat(),
-            "closes_at": (now + timedelta(hours=1)).isoformat(), **fields}
+    return {
+        "name": name,
+        "opens_at": (now - timedelta(seconds=1)).isoformat(),
+        "closes_at": (now + timedelta(hours=1)).isoformat(),
+        **fields,
+    }
 
 
 async def count_tournaments(database_url: str, name: str) -> int:
@@ -85,8 +89,7 @@ async def test_register_shows_the_token_once_and_stores_only_its_hash(api: Api, 
         row = await conn.fetchrow("SELECT * FROM players WHERE id = $1", body["id"])
         assert row is not None and row["name"] == "Ann"
         assert bytes(row["token_hash"]) == hashlib.sha256(token.encode()).digest()
-        leaks = await conn.fetchval(
-            "SELECT count(*) FROM players p WHERE strpos(row_to_json(p)::text, $1) > 0", token)
+        leaks = await conn.fetchval("SELECT count(*) FROM players p WHERE strpos(row_to_json(p)::text, $1) > 0", token)
     finally:
         await conn.close()
     assert leaks == 0
@@ -133,8 +136,9 @@ async def test_creating_a_tournament_needs_the_admin_token(api: Api, database_ur
     bad = {**body_for(name), "settings": {"suits": 4}}
     assert_error(api.http.post("/api/tournaments", json=bad), 401, "bearer")
     assert_error(api.http.post("/api/tournaments", json=bad, headers=bearer(player_token)), 403, "admin")
-    assert_error(api.http.post("/api/tournaments", content=b"{oops", headers={"content-type": "application/json"}),
-                 401, "bearer")
+    assert_error(
+        api.http.post("/api/tournaments", content=b"{oops", headers={"content-type": "application/json"}), 401, "bearer"
+    )
     assert await count_tournaments(database_url, name) == 0
     created = api.http.post("/api/tournaments", json=body_for(name), headers=api.admin())
     assert created.status_code == 201, created.text
@@ -161,8 +165,9 @@ async def test_creating_a_tournament_needs_the_admin_token(api: Api, database_ur
         ({"colour": "red"}, ("unknown field", "colour")),
     ],
 )
-async def test_settings_are_validated(api: Api, database_url: str, settings: dict[str, Any],
-                                      needles: tuple[str, ...]) -> None:
+async def test_settings_are_validated(
+    api: Api, database_url: str, settings: dict[str, Any], needles: tuple[str, ...]
+) -> None:
     name = unique("bad-settings")
     r = api.http.post("/api/tournaments", json=body_for(name, settings=settings), headers=api.admin())
     assert_error(r, 400, *needles)
@@ -201,14 +206,27 @@ async def salt_of(database_url: str, tournament_id: int) -> str:
 
 async def test_settings_are_filled_in_and_covered_by_the_commitment(api: Api, database_url: str) -> None:
     seed = unique("fill")
-    r = api.http.post("/api/tournaments", headers=api.admin(),
-                      json=body_for("defaults", seed=seed, settings={"variant": "spider", "time_limit": 300.0}))
+    r = api.http.post(
+        "/api/tournaments",
+        headers=api.admin(),
+        json=body_for("defaults", seed=seed, settings={"variant": "spider", "time_limit": 300.0}),
+    )
     assert r.status_code == 201, r.text
     tour = r.json()
     expected = Settings(variant="spider", time_limit=300).to_json()
     assert tour["settings"] == expected and expected["free_column"] is False and expected["suits"] in (1, 2, 4)
-    assert set(expected) == {"variant", "suits", "free_column", "undo", "undo_limit", "reveals_final",
-                             "time_limit", "draw_pile_choice", "draw_pile_tops_up", "deal_variation"}
+    assert set(expected) == {
+        "variant",
+        "suits",
+        "free_column",
+        "undo",
+        "undo_limit",
+        "reveals_final",
+        "time_limit",
+        "draw_pile_choice",
+        "draw_pile_tops_up",
+        "deal_variation",
+    }
     salt = await salt_of(database_url, tour["id"])
     assert tour["commitment"] == canonical_commitment(seed, tour["settings"], salt)
     assert tour["commitment"] != canonical_commitment(seed, tour["settings"])  # the salt is covered
@@ -295,8 +313,12 @@ def test_list_pages(api: Api) -> None:
     assert len(first) == 2 and [t["id"] for t in first + second] == everything[: len(first) + len(second)]
     beyond = api.http.get("/api/tournaments", params={"offset": len(everything)})
     assert beyond.status_code == 200 and beyond.json() == []
-    for params, word in (({"limit": 0}, "limit"), ({"limit": 501}, "limit"), ({"offset": -1}, "offset"),
-                         ({"limit": "many"}, "limit")):
+    for params, word in (
+        ({"limit": 0}, "limit"),
+        ({"limit": 501}, "limit"),
+        ({"offset": -1}, "offset"),
+        ({"limit": "many"}, "limit"),
+    ):
         assert_error(api.http.get("/api/tournaments", params=params), 400, word)
 
 
@@ -311,8 +333,12 @@ def test_the_web_client_is_served_fresh(api: Api) -> None:
 def test_ids_beyond_the_database_range_are_unknown_tournaments(api: Api) -> None:
     _, token = api.register("far away")
     huge = 10**20
-    for path in (f"/api/tournaments/{huge}", f"/api/tournaments/{huge}/standings",
-                 f"/api/tournaments/{huge}/replays", f"/api/tournaments/{2**63}"):
+    for path in (
+        f"/api/tournaments/{huge}",
+        f"/api/tournaments/{huge}/standings",
+        f"/api/tournaments/{huge}/replays",
+        f"/api/tournaments/{2**63}",
+    ):
         assert_error(api.http.get(path), 404, "no tournament")
     assert_error(api.http.post(f"/api/tournaments/{huge}/entries", headers=bearer(token)), 404, "no tournament")
     assert_error(api.http.get("/api/tournaments/0"), 404, "no tournament 0")
@@ -433,8 +459,10 @@ async def test_standings(api: Api, server: Any) -> None:
 
 
 def test_replays_are_refused_before_the_finish(api: Api) -> None:
-    for tour in (api.create_tournament(name="replays open"),
-                 api.create_tournament(name="replays scheduled", opens_in=3600, closes_in=7200)):
+    for tour in (
+        api.create_tournament(name="replays open"),
+        api.create_tournament(name="replays scheduled", opens_in=3600, closes_in=7200),
+    ):
         assert_error(api.http.get(f"/api/tournaments/{tour['id']}/replays"), 403, "finished")
     assert_error(api.http.get("/api/tournaments/987654321/replays"), 404)
 
@@ -468,10 +496,16 @@ def test_openapi_schema_is_served(api: Api) -> None:
     assert spec.status_code == 200
     doc = spec.json()
     assert doc["info"]["title"] == "spidertour"
-    for path in ("/api/tournaments", "/api/tournaments/{tournament_id}", "/api/players",
-                 "/api/tournaments/{tournament_id}/entries", "/api/me/entries",
-                 "/api/tournaments/{tournament_id}/standings", "/api/tournaments/{tournament_id}/replays",
-                 "/health"):
+    for path in (
+        "/api/tournaments",
+        "/api/tournaments/{tournament_id}",
+        "/api/players",
+        "/api/tournaments/{tournament_id}/entries",
+        "/api/me/entries",
+        "/api/tournaments/{tournament_id}/standings",
+        "/api/tournaments/{tournament_id}/replays",
+        "/health",
+    ):
         assert path in doc["paths"], path
 
 

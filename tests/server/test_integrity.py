@@ -88,19 +88,25 @@ def test_a_peek_and_a_scout_are_flagged_with_their_evidence(api: Api, played: di
     assert "127.0.0.1" not in r.text
 
 
-async def test_no_raw_address_is_stored(api: Api, played: dict[str, Any], database_url: str,
-                                        redis_url: str, redis_prefix: str) -> None:
+async def test_no_raw_address_is_stored(
+    api: Api, played: dict[str, Any], database_url: str, redis_url: str, redis_prefix: str
+) -> None:
     conn = await asyncpg.connect(database_url)
     try:
-        dumps = [await conn.fetchval(f"SELECT coalesce(string_agg(x::text, ' '), '') FROM {table} x")
-                 for table in ("players", "entries", "moves", "tournaments")]
-        hashes = await conn.fetch("SELECT address_hash, play_address_hash FROM entries WHERE tournament_id = $1",
-                                  played["tournament"]["id"])
+        dumps = [
+            await conn.fetchval(f"SELECT coalesce(string_agg(x::text, ' '), '') FROM {table} x")
+            for table in ("players", "entries", "moves", "tournaments")
+        ]
+        hashes = await conn.fetch(
+            "SELECT address_hash, play_address_hash FROM entries WHERE tournament_id = $1", played["tournament"]["id"]
+        )
     finally:
         await conn.close()
     assert all("127.0.0.1" not in d for d in dumps)
-    assert all(len(bytes(r["address_hash"])) == 32 and bytes(r["play_address_hash"]) == bytes(r["address_hash"])
-               for r in hashes)
+    assert all(
+        len(bytes(r["address_hash"])) == 32 and bytes(r["play_address_hash"]) == bytes(r["address_hash"])
+        for r in hashes
+    )
     client = redis.Redis.from_url(redis_url)
     try:
         keys = [k.decode() for k in client.scan_iter(match=f"{redis_prefix}:limit:*")]
@@ -111,24 +117,42 @@ async def test_no_raw_address_is_stored(api: Api, played: dict[str, Any], databa
 
 def test_the_integrity_command(api: Api, played: dict[str, Any], server: Any, admin_token: str) -> None:
     tid = played["tournament"]["id"]
-    run = subprocess.run([sys.executable, "-m", "server.cli", "integrity", str(tid), "--server", server.url],
-                         cwd=ROOT, capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "ADMIN_TOKEN": admin_token})
+    run = subprocess.run(
+        [sys.executable, "-m", "server.cli", "integrity", str(tid), "--server", server.url],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "ADMIN_TOKEN": admin_token},
+    )
     assert run.returncode == 0, run.stderr
     assert "undo_peek" in run.stdout and "scout" in run.stdout and "shared_address" in run.stdout
     assert "move 1 at" in run.stdout and "undone by move 2" in run.stdout
-    refused = subprocess.run([sys.executable, "-m", "server.cli", "integrity", str(tid), "--server", server.url,
-                              "--admin-token", "wrong"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    refused = subprocess.run(
+        [sys.executable, "-m", "server.cli", "integrity", str(tid), "--server", server.url, "--admin-token", "wrong"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert refused.returncode == 1 and "403" in refused.stderr
 
 
 def test_a_scout_that_idles_is_flagged_too() -> None:
     """The idle branch without waiting a minute: the report's rule on a game's recorded moves."""
     settings = Settings(variant="spider78", suits=2)
-    row = {"entry_id": 7, "ordinal": 2, "player_id": 3, "player": "idler", "status": "timed_out", "score": 0,
-           "final_score": 0, "started_at": datetime.now(UTC) - timedelta(minutes=10),
-           "moves": [{"type": "deal", "pile": p, "t": 2.0 + p} for p in range(4)]
-           + [{"type": "move", "from": 0, "count": 1, "to": 8, "t": 200.0}]}
+    row = {
+        "entry_id": 7,
+        "ordinal": 2,
+        "player_id": 3,
+        "player": "idler",
+        "status": "timed_out",
+        "score": 0,
+        "final_score": 0,
+        "started_at": datetime.now(UTC) - timedelta(minutes=10),
+        "moves": [{"type": "deal", "pile": p, "t": 2.0 + p} for p in range(4)]
+        + [{"type": "move", "from": 0, "count": 1, "to": 8, "t": 200.0}],
+    }
     flag = scout(settings, row, elapsed=600.0)
     assert flag is not None and flag.then == "idled"
     assert flag.then_move == 4 and flag.then_t == 5.0 and flag.idle_seconds == 195.0 >= IDLE_SECONDS

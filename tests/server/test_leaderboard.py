@@ -73,8 +73,11 @@ async def test_redis_returns_the_true_order_with_ties(redis_url: str) -> None:
     ]
     try:
         for ordinal, score, status, left in rows:
-            await board.record(9, ordinal, Row(entry_id=100 + ordinal, player=f"p{ordinal}", score=score,
-                                               status=status, time_left=left))
+            await board.record(
+                9,
+                ordinal,
+                Row(entry_id=100 + ordinal, player=f"p{ordinal}", score=score, status=status, time_left=left),
+            )
         page = await board.page(9, 0, 10)
         assert [r.entry_id - 100 for r in page] == [4, 2, 5, 1, 3, 6]
         assert [r.rank for r in page] == [1, 2, 3, 4, 5, 6]
@@ -85,8 +88,12 @@ async def test_redis_returns_the_true_order_with_ties(redis_url: str) -> None:
         assert await board.ranks(9, [104, 999, 101, 106]) == [1, None, 4, 6]
         assert await board.ranks(9, []) == []
         # many rows of two tournaments in one write: each row lands in its own tournament's set
-        built = await board.record_many([(9, 7, Row(entry_id=107, player="p7", score=900, status="playing")),
-                                         (8, 1, Row(entry_id=201, player="q1", score=5, status="playing"))])
+        built = await board.record_many(
+            [
+                (9, 7, Row(entry_id=107, player="p7", score=900, status="playing")),
+                (8, 1, Row(entry_id=201, player="q1", score=5, status="playing")),
+            ]
+        )
         assert built == [False, False]  # neither set was marked built by a rebuild
         assert [r.entry_id for r in await board.page(9, 0, 2)] == [107, 104]
         assert [r.entry_id for r in await board.page(8, 0, 5)] == [201]

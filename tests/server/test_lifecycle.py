@@ -71,8 +71,9 @@ def reveal_move(seed: str) -> dict[str, Any]:
 
 
 async def test_a_tournament_lives_by_the_clock(api: Api, server: Any, database_url: str) -> None:
-    tour = api.create_tournament(name="lifecycle", seed=SEED, opens_in=1.0, closes_in=3.0,
-                                 variant="spider78", suits=2, time_limit=3)
+    tour = api.create_tournament(
+        name="lifecycle", seed=SEED, opens_in=1.0, closes_in=3.0, variant="spider78", suits=2, time_limit=3
+    )
     tid = tour["id"]
     watch = StatusWatch(api, tid)
     assert watch.poll()["status"] == "scheduled"
@@ -127,13 +128,22 @@ async def test_a_tournament_lives_by_the_clock(api: Api, server: Any, database_u
     late_move = await bob_again.play({"type": "move", "from": 1, "count": 1, "to": FREE}, seq=2)
     assert late_move["type"] == "error" and late_move["code"] in ("time_up", "game_over")
     await bob_again.close()
-    rows = {r["id"]: r for r in await fetch(
-        database_url,
-        """SELECT id, status, score, final_score, time_left, moves, deadline, ended_at
-             FROM entries WHERE tournament_id = $1""", tid)}
+    rows = {
+        r["id"]: r
+        for r in await fetch(
+            database_url,
+            """SELECT id, status, score, final_score, time_left, moves, deadline, ended_at
+             FROM entries WHERE tournament_id = $1""",
+            tid,
+        )
+    }
     by_name = {name: rows[e["id"]] for name, e in entries.items()}
     assert {n: r["status"] for n, r in by_name.items()} == {
-        "ann": "ended", "bob": "timed_out", "cat": "absent", "dan": "timed_out"}
+        "ann": "ended",
+        "bob": "timed_out",
+        "cat": "absent",
+        "dan": "timed_out",
+    }
     assert by_name["bob"]["final_score"] == by_name["bob"]["score"] == 25 and by_name["bob"]["time_left"] == 0
     assert by_name["bob"]["ended_at"] == by_name["bob"]["deadline"]
     assert by_name["dan"]["final_score"] == 0 and by_name["cat"]["final_score"] == 0
@@ -142,8 +152,11 @@ async def test_a_tournament_lives_by_the_clock(api: Api, server: Any, database_u
     # The reveal: the seed, and the commitment recomputed from it and the settings.
     assert finished["seed"] == SEED
     assert tour["salt"] is None and len(finished["salt"]) == 32  # 128 bits, revealed with the seed
-    assert finished["commitment"] == tour["commitment"] == canonical_commitment(
-        SEED, finished["settings"], finished["salt"])
+    assert (
+        finished["commitment"]
+        == tour["commitment"]
+        == canonical_commitment(SEED, finished["settings"], finished["salt"])
+    )
     assert canonical_commitment(SEED + "x", finished["settings"], finished["salt"]) != finished["commitment"]
     assert finished["entrants"] == 4
 
@@ -155,8 +168,9 @@ async def test_a_tournament_lives_by_the_clock(api: Api, server: Any, database_u
     assert [g["entry_id"] for g in games] == sorted(e["id"] for e in entries.values())
     for g in games:
         assert g["seed"] == SEED and {k: g[k] for k in finished["settings"]} == finished["settings"]
-    verified = subprocess.run([sys.executable, "-m", "engine", "replay"], input=r.text, capture_output=True,
-                              text=True, cwd=ROOT, timeout=60)
+    verified = subprocess.run(
+        [sys.executable, "-m", "engine", "replay"], input=r.text, capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
     assert verified.returncode == 0, verified.stderr
     outputs = [json.loads(line) for line in verified.stdout.splitlines()]
     assert len(outputs) == len(games)
@@ -166,9 +180,11 @@ async def test_a_tournament_lives_by_the_clock(api: Api, server: Any, database_u
     assert published[entries["ann"]["id"]] == published[entries["bob"]["id"]] == 25
 
     # Final standings stored in PostgreSQL in RULES.md's order: score, then time remaining, then entry.
-    stored = await fetch(database_url,
-                         "SELECT rank, entry_id, final_score, time_left, status FROM standings "
-                         "WHERE tournament_id = $1 ORDER BY rank", tid)
+    stored = await fetch(
+        database_url,
+        "SELECT rank, entry_id, final_score, time_left, status FROM standings WHERE tournament_id = $1 ORDER BY rank",
+        tid,
+    )
     assert [(s["rank"], s["entry_id"]) for s in stored] == [
         (1, entries["ann"]["id"]),  # 25 with 2 s left
         (2, entries["bob"]["id"]),  # 25 with none
@@ -179,15 +195,15 @@ async def test_a_tournament_lives_by_the_clock(api: Api, server: Any, database_u
     assert [s["time_left"] for s in stored] == [2, 0, 0, 0]
     public = api.http.get(f"/api/tournaments/{tid}/standings").json()
     assert [(s["rank"], s["entry_id"], s["score"], s["time_left"], s["status"]) for s in public] == [
-        (s["rank"], s["entry_id"], s["final_score"], s["time_left"], s["status"]) for s in stored]
+        (s["rank"], s["entry_id"], s["final_score"], s["time_left"], s["status"]) for s in stored
+    ]
 
 
 def assert_forbidden(r: Any) -> None:
     assert r.status_code == 403 and "finished" in r.json()["detail"]
 
 
-async def test_a_game_is_ended_at_its_deadline_with_nobody_connected(api: Api, server: Any,
-                                                                     database_url: str) -> None:
+async def test_a_game_is_ended_at_its_deadline_with_nobody_connected(api: Api, server: Any, database_url: str) -> None:
     tour = api.create_tournament(name="deadline", seed="deadline-seed", variant="spider78", suits=2, time_limit=1)
     _, token = api.register("leaver")
     entry = api.join(tour["id"], token)
@@ -199,8 +215,9 @@ async def test_a_game_is_ended_at_its_deadline_with_nobody_connected(api: Api, s
     await player.close()
     deadline = time.monotonic() + 4
     while True:
-        (row,) = await fetch(database_url, "SELECT status, score, final_score, time_left FROM entries WHERE id = $1",
-                             entry["id"])
+        (row,) = await fetch(
+            database_url, "SELECT status, score, final_score, time_left FROM entries WHERE id = $1", entry["id"]
+        )
         if row["status"] != "playing":
             break
         assert time.monotonic() < deadline, "the server never ended the game"
@@ -217,8 +234,9 @@ async def test_a_game_is_ended_at_its_deadline_with_nobody_connected(api: Api, s
     await again.close()
 
 
-async def test_a_move_after_the_deadline_is_refused_on_a_live_connection(api: Api, server: Any,
-                                                                         database_url: str) -> None:
+async def test_a_move_after_the_deadline_is_refused_on_a_live_connection(
+    api: Api, server: Any, database_url: str
+) -> None:
     tour = api.create_tournament(name="late move", seed="late-seed", variant="spider78", suits=2, time_limit=1)
     _, token = api.register("slowpoke")
     entry = api.join(tour["id"], token)

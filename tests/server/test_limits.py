@@ -51,8 +51,9 @@ def assert_limited(r: httpx.Response, what: str) -> dict[str, Any]:
     return body  # type: ignore[no-any-return]
 
 
-async def test_the_limit_holds_across_two_processes(two: tuple[ServerProcess, ServerProcess],
-                                                    database_url: str) -> None:
+async def test_the_limit_holds_across_two_processes(
+    two: tuple[ServerProcess, ServerProcess], database_url: str
+) -> None:
     a, b = two
     # 127.0.0.1 as itself on both: one bucket, whichever process answers.
     answers = [register(server, f"crowd-{i}").status_code for i, server in enumerate((a, b, a, b))]
@@ -86,8 +87,10 @@ async def test_joining_is_limited_per_address(two: tuple[ServerProcess, ServerPr
         r = register(b, f"joiner-{i}", forwarded=f"192.0.2.{10 + i}")
         assert r.status_code == 201, r.text
         tokens.append(r.json()["token"])
-    joined = [httpx.post(f"{server.url}/api/tournaments/{tour['id']}/entries", headers=bearer(token), timeout=10)
-              for server, token in zip((a, b, a), tokens, strict=True)]
+    joined = [
+        httpx.post(f"{server.url}/api/tournaments/{tour['id']}/entries", headers=bearer(token), timeout=10)
+        for server, token in zip((a, b, a), tokens, strict=True)
+    ]
     assert [r.status_code for r in joined[:2]] == [201, 201], [r.text for r in joined]
     assert_limited(joined[2], "joins")
     assert api.tournament(tour["id"])["entrants"] == 2  # the refused join changed nothing

@@ -9,12 +9,16 @@ import pytest
 from tests.client import Api, bearer
 
 ADMIN_ROUTES = {
-    ("post", "/api/tournaments"), ("patch", "/api/tournaments/{tournament_id}"),
-    ("post", "/api/tournaments/{tournament_id}/close"), ("post", "/api/tournaments/{tournament_id}/cancel"),
+    ("post", "/api/tournaments"),
+    ("patch", "/api/tournaments/{tournament_id}"),
+    ("post", "/api/tournaments/{tournament_id}/close"),
+    ("post", "/api/tournaments/{tournament_id}/cancel"),
     ("get", "/api/tournaments/{tournament_id}/entries"),
     ("post", "/api/tournaments/{tournament_id}/entries/{entry_id}/disqualify"),
     ("post", "/api/tournaments/{tournament_id}/leaderboard/rebuild"),
-    ("post", "/api/schedules"), ("get", "/api/schedules"), ("delete", "/api/schedules/{schedule_id}"),
+    ("post", "/api/schedules"),
+    ("get", "/api/schedules"),
+    ("delete", "/api/schedules/{schedule_id}"),
     ("get", "/api/tournaments/{tournament_id}/integrity"),
 }
 PLAYER_ROUTES = {("post", "/api/tournaments/{tournament_id}/entries"), ("get", "/api/me/entries")}
@@ -28,8 +32,12 @@ def spec(api: Api) -> dict[str, Any]:
 
 
 def operations(spec: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
-    return {(method, path): op for path, item in spec["paths"].items() for method, op in item.items()
-            if method in ("get", "post", "put", "patch", "delete")}
+    return {
+        (method, path): op
+        for path, item in spec["paths"].items()
+        for method, op in item.items()
+        if method in ("get", "post", "put", "patch", "delete")
+    }
 
 
 def test_bearer_schemes_are_declared_and_used(spec: dict[str, Any]) -> None:
@@ -66,21 +74,36 @@ def test_the_errors_the_server_gives_are_documented(api: Api, spec: dict[str, An
         ("post", "/api/tournaments", api.http.post("/api/tournaments", json={"name": "x"})),
         ("post", "/api/tournaments", api.http.post("/api/tournaments", json={"name": "x"}, headers=bearer(token))),
         ("post", "/api/tournaments", api.http.post("/api/tournaments", json={"name": ""}, headers=api.admin())),
-        ("post", "/api/tournaments", api.http.post("/api/tournaments", content=b"{}", headers={
-            **api.admin(), "content-type": "text/plain"})),
+        (
+            "post",
+            "/api/tournaments",
+            api.http.post("/api/tournaments", content=b"{}", headers={**api.admin(), "content-type": "text/plain"}),
+        ),
         ("get", "/api/tournaments/{tournament_id}", api.http.get("/api/tournaments/999999999")),
         ("get", "/api/tournaments", api.http.get("/api/tournaments", params={"status": "lost"})),
         ("post", "/api/players", api.http.post("/api/players", json={"name": ""})),
         ("post", "/api/tournaments/{tournament_id}/entries", api.http.post(f"/api/tournaments/{tid}/entries")),
-        ("post", "/api/tournaments/{tournament_id}/entries", api.http.post(f"/api/tournaments/{tid}/entries",
-                                                                           headers=bearer(token))),
-        ("post", "/api/tournaments/{tournament_id}/entries", api.http.post(f"/api/tournaments/{tid}/entries",
-                                                                           headers=bearer(token))),
+        (
+            "post",
+            "/api/tournaments/{tournament_id}/entries",
+            api.http.post(f"/api/tournaments/{tid}/entries", headers=bearer(token)),
+        ),
+        (
+            "post",
+            "/api/tournaments/{tournament_id}/entries",
+            api.http.post(f"/api/tournaments/{tid}/entries", headers=bearer(token)),
+        ),
         ("get", "/api/tournaments/{tournament_id}/replays", api.http.get(f"/api/tournaments/{tid}/replays")),
-        ("patch", "/api/tournaments/{tournament_id}", api.http.patch(f"/api/tournaments/{tid}", json={"name": "y"},
-                                                                     headers=api.admin())),
-        ("get", "/api/tournaments/{tournament_id}/leaderboard/around/{entry_id}",
-         api.http.get(f"/api/tournaments/{tid}/leaderboard/around/{2**64}")),
+        (
+            "patch",
+            "/api/tournaments/{tournament_id}",
+            api.http.patch(f"/api/tournaments/{tid}", json={"name": "y"}, headers=api.admin()),
+        ),
+        (
+            "get",
+            "/api/tournaments/{tournament_id}/leaderboard/around/{entry_id}",
+            api.http.get(f"/api/tournaments/{tid}/leaderboard/around/{2**64}"),
+        ),
         ("delete", "/api/schedules/{schedule_id}", api.http.delete("/api/schedules/999999", headers=api.admin())),
     ]
     seen = set()

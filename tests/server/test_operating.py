@@ -20,8 +20,11 @@ from tests.serverproc import ServerProcess
 def scrape(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     r = httpx.get(url + "/metrics", timeout=10)
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for family in text_string_to_metric_families(r.text) for s in family.samples}
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(r.text)
+        for s in family.samples
+    }
 
 
 async def test_metrics_count_what_the_server_does(api: Api, server: Any) -> None:
@@ -49,24 +52,42 @@ async def test_metrics_count_what_the_server_does(api: Api, server: Any) -> None
     assert during[("spidertour_watchers", ())] >= 1 and during[("spidertour_play_connections", ())] >= 1
     assert during[("spidertour_games", (("status", "playing"),))] >= 1
     assert during[("spidertour_tournaments", (("status", "open"),))] >= 1
-    for name in ("spidertour_db_errors_total", "spidertour_redis_errors_total",
-                 "spidertour_leaderboard_rebuilds_total"):
+    for name in (
+        "spidertour_db_errors_total",
+        "spidertour_redis_errors_total",
+        "spidertour_leaderboard_rebuilds_total",
+    ):
         assert (name, ()) in after
 
 
 def test_client_errors_are_one_info_line_and_logs_can_be_json(
     database_url: str, redis_url: str, admin_token: str, redis_prefix: str, server: Any
 ) -> None:
-    proc = ServerProcess(database_url, redis_url, admin_token, log_level="info",
-                         env={"REDIS_PREFIX": redis_prefix + "_logs", "LOG_FORMAT": "json"})
+    proc = ServerProcess(
+        database_url,
+        redis_url,
+        admin_token,
+        log_level="info",
+        env={"REDIS_PREFIX": redis_prefix + "_logs", "LOG_FORMAT": "json"},
+    )
     proc.log_path.unlink(missing_ok=True)
     proc.start()
     try:
         assert httpx.get(proc.url + "/api/tournaments/999999999").status_code == 404
-        assert httpx.post(proc.url + "/api/players", content=b'{"name": 1}',
-                          headers={"content-type": "application/json"}).status_code == 400
-        assert httpx.post(proc.url + "/api/players", content=b"name=x",
-                          headers={"content-type": "application/x-www-form-urlencoded"}).status_code == 415
+        assert (
+            httpx.post(
+                proc.url + "/api/players", content=b'{"name": 1}', headers={"content-type": "application/json"}
+            ).status_code
+            == 400
+        )
+        assert (
+            httpx.post(
+                proc.url + "/api/players",
+                content=b"name=x",
+                headers={"content-type": "application/x-www-form-urlencoded"},
+            ).status_code
+            == 415
+        )
         time.sleep(0.5)
     finally:
         proc.stop()
@@ -80,11 +101,17 @@ def test_client_errors_are_one_info_line_and_logs_can_be_json(
     assert "Traceback" not in Path(proc.log_path).read_text()
 
 
-def test_start_up_prints_the_address_and_token_without_initdb_output(tmp_path: Path, redis_url: str,
-                                                                      redis_prefix: str) -> None:
+def test_start_up_prints_the_address_and_token_without_initdb_output(
+    tmp_path: Path, redis_url: str, redis_prefix: str
+) -> None:
     """With no DATABASE_URL the server starts its own PostgreSQL: its initdb output stays out of sight."""
-    proc = ServerProcess("", redis_url, "", env={"REDIS_PREFIX": redis_prefix + "_boot",
-                                                   "SPIDERTOUR_DATA": str(tmp_path / "data")}, log_level="info")
+    proc = ServerProcess(
+        "",
+        redis_url,
+        "",
+        env={"REDIS_PREFIX": redis_prefix + "_boot", "SPIDERTOUR_DATA": str(tmp_path / "data")},
+        log_level="info",
+    )
     proc.log_path.unlink(missing_ok=True)
     proc.start(timeout=120)
     try:
@@ -94,7 +121,11 @@ def test_start_up_prints_the_address_and_token_without_initdb_output(tmp_path: P
     text = Path(proc.log_path).read_text()
     assert f"spidertour on http://127.0.0.1:{proc.port}/" in text
     assert "ADMIN_TOKEN=" in text
-    for noise in ("initdb", "The files belonging to this database system", "Success. You can now start",
-                  "XDG_RUNTIME_DIR"):
+    for noise in (
+        "initdb",
+        "The files belonging to this database system",
+        "Success. You can now start",
+        "XDG_RUNTIME_DIR",
+    ):
         assert noise not in text, noise
     assert len(text.splitlines()) < 20, text

@@ -37,10 +37,16 @@ def wait_for(check: Any, timeout: float = 8.0) -> Any:
 def test_organiser_routes_need_the_admin_token(api: Api) -> None:
     tid = api.create_tournament(name=unique("guarded"))["id"]
     _, player = api.register("not-admin")
-    for method, path in [("PATCH", f"/api/tournaments/{tid}"), ("POST", f"/api/tournaments/{tid}/close"),
-                         ("POST", f"/api/tournaments/{tid}/cancel"), ("GET", f"/api/tournaments/{tid}/entries"),
-                         ("POST", f"/api/tournaments/{tid}/entries/1/disqualify"), ("GET", "/api/schedules"),
-                         ("POST", "/api/schedules"), ("DELETE", "/api/schedules/1")]:
+    for method, path in [
+        ("PATCH", f"/api/tournaments/{tid}"),
+        ("POST", f"/api/tournaments/{tid}/close"),
+        ("POST", f"/api/tournaments/{tid}/cancel"),
+        ("GET", f"/api/tournaments/{tid}/entries"),
+        ("POST", f"/api/tournaments/{tid}/entries/1/disqualify"),
+        ("GET", "/api/schedules"),
+        ("POST", "/api/schedules"),
+        ("DELETE", "/api/schedules/1"),
+    ]:
         assert_error(api.http.request(method, path), 401)
         assert_error(api.http.request(method, path, headers=bearer(player)), 403)
     assert api.tournament(tid)["status"] == "open"
@@ -49,21 +55,33 @@ def test_organiser_routes_need_the_admin_token(api: Api) -> None:
 async def test_editing_before_opening_only(api: Api, database_url: str) -> None:
     tour = api.create_tournament(name=unique("edit"), seed=SEED, opens_in=600, closes_in=1200)
     tid = tour["id"]
-    r = api.http.patch(f"/api/tournaments/{tid}", headers=api.admin(), json={
-        "name": "  Renamed cup ", "settings": {"variant": "spider78", "suits": 1, "time_limit": 300},
-        "opens_at": iso(900), "closes_at": iso(4500)})
+    r = api.http.patch(
+        f"/api/tournaments/{tid}",
+        headers=api.admin(),
+        json={
+            "name": "  Renamed cup ",
+            "settings": {"variant": "spider78", "suits": 1, "time_limit": 300},
+            "opens_at": iso(900),
+            "closes_at": iso(4500),
+        },
+    )
     assert r.status_code == 200, r.text
     edited = r.json()
     assert edited["name"] == "Renamed cup" and edited["settings"]["suits"] == 1
     assert edited["settings"]["time_limit"] == 300 and edited["commitment"] != tour["commitment"]
     assert edited["status"] == "scheduled" and edited["seed"] is None
-    for bad, needle in [({"name": " "}, "name"), ({"closes_at": iso(60)}, "closes_at"),
-                        ({"settings": {"suits": 3}}, "suits"), ({"opens_at": "9999-01-01T00:00:00Z"}, "")]:
+    for bad, needle in [
+        ({"name": " "}, "name"),
+        ({"closes_at": iso(60)}, "closes_at"),
+        ({"settings": {"suits": 3}}, "suits"),
+        ({"opens_at": "9999-01-01T00:00:00Z"}, ""),
+    ]:
         assert_error(api.http.patch(f"/api/tournaments/{tid}", headers=api.admin(), json=bad), 400, needle)
     assert api.tournament(tid) == edited  # nothing changed
     open_now = api.create_tournament(name=unique("edit-open"))
-    assert_error(api.http.patch(f"/api/tournaments/{open_now['id']}", headers=api.admin(), json={"name": "x"}),
-                 409, "open")
+    assert_error(
+        api.http.patch(f"/api/tournaments/{open_now['id']}", headers=api.admin(), json={"name": "x"}), 409, "open"
+    )
     assert_error(api.http.patch(f"/api/tournaments/{2**64}", headers=api.admin(), json={"name": "x"}), 404)
 
 
@@ -144,8 +162,9 @@ async def test_the_entries_list(api: Api, server: Any) -> None:
 
 
 async def test_disqualifying_takes_an_entry_out_of_every_ranking(api: Api, server: Any) -> None:
-    tid = api.create_tournament(name=unique("dq"), seed=SEED, variant="spider78", suits=2, time_limit=60,
-                                closes_in=4)["id"]
+    tid = api.create_tournament(name=unique("dq"), seed=SEED, variant="spider78", suits=2, time_limit=60, closes_in=4)[
+        "id"
+    ]
     cheat, cheat_entry = await new_player(api, server.ws_url, tid, "cheat")
     honest, honest_entry = await new_player(api, server.ws_url, tid, "honest")
     assert (await cheat.play(reveal_move(SEED)))["view"]["score"] == 25
@@ -155,8 +174,10 @@ async def test_disqualifying_takes_an_entry_out_of_every_ranking(api: Api, serve
     path = f"/api/tournaments/{tid}/entries/{cheat_entry['id']}/disqualify"
     for bad in ({"reason": ""}, {"reason": "  "}, {}, {"reason": "x\x00"}):
         assert_error(api.http.post(path, headers=api.admin(), json=bad), 400)
-    assert_error(api.http.post(f"/api/tournaments/{tid}/entries/{2**64}/disqualify", headers=api.admin(),
-                               json={"reason": "x"}), 404)
+    assert_error(
+        api.http.post(f"/api/tournaments/{tid}/entries/{2**64}/disqualify", headers=api.admin(), json={"reason": "x"}),
+        404,
+    )
     r = api.http.post(path, headers=api.admin(), json={"reason": "two accounts"})
     assert r.status_code == 200, r.text
     assert r.json()["disqualified"] == "two accounts" and r.json()["status"] == "ended"
@@ -174,8 +195,10 @@ async def test_disqualifying_takes_an_entry_out_of_every_ranking(api: Api, serve
     assert [s["entry_id"] for s in standings] == [honest_entry["id"]]
     shown = api.http.get(f"/api/tournaments/{tid}/disqualified").json()
     assert [(d["entry_id"], d["player"], d["reason"]) for d in shown] == [(cheat_entry["id"], "cheat", "two accounts")]
-    replays = {json.loads(line)["entry_id"]: json.loads(line)
-               for line in api.http.get(f"/api/tournaments/{tid}/replays").text.splitlines()}
+    replays = {
+        json.loads(line)["entry_id"]: json.loads(line)
+        for line in api.http.get(f"/api/tournaments/{tid}/replays").text.splitlines()
+    }
     assert replays[cheat_entry["id"]]["disqualified"] == "two accounts"
     assert "disqualified" not in replays[honest_entry["id"]]
     report = verify(server.url, tid)
@@ -196,8 +219,11 @@ async def test_disqualifying_after_the_finish_ranks_again(api: Api, server: Any)
     wait_for(lambda: api.tournament(tid)["status"] == "finished")
     before = api.http.get(f"/api/tournaments/{tid}/standings").json()
     assert [s["entry_id"] for s in before] == [first_entry["id"], second_entry["id"]]
-    r = api.http.post(f"/api/tournaments/{tid}/entries/{first_entry['id']}/disqualify", headers=api.admin(),
-                      json={"reason": "found later"})
+    r = api.http.post(
+        f"/api/tournaments/{tid}/entries/{first_entry['id']}/disqualify",
+        headers=api.admin(),
+        json={"reason": "found later"},
+    )
     assert r.status_code == 200, r.text
     after = api.http.get(f"/api/tournaments/{tid}/standings").json()
     assert [(s["rank"], s["entry_id"]) for s in after] == [(1, second_entry["id"])]
@@ -208,11 +234,21 @@ async def test_disqualifying_after_the_finish_ranks_again(api: Api, server: Any)
 
 async def test_a_schedule_creates_each_tournament_once(api: Api, database_url: str) -> None:
     first = datetime.now(UTC).replace(second=0, microsecond=0) + timedelta(minutes=2)
-    body = {"name": unique("nightly"), "first_opens_at": first.isoformat(), "every_minutes": 60,
-            "open_minutes": 30, "ahead_minutes": 150, "settings": {"variant": "spider78", "suits": 1}}
-    for bad, needle in [({"every_minutes": 1}, "every_minutes"), ({"open_minutes": 61}, "open_minutes"),
-                        ({"first_opens_at": "2026-01-01T00:00:00"}, "time zone"), ({"name": " "}, "name"),
-                        ({"settings": {"suits": 5}}, "suits")]:
+    body = {
+        "name": unique("nightly"),
+        "first_opens_at": first.isoformat(),
+        "every_minutes": 60,
+        "open_minutes": 30,
+        "ahead_minutes": 150,
+        "settings": {"variant": "spider78", "suits": 1},
+    }
+    for bad, needle in [
+        ({"every_minutes": 1}, "every_minutes"),
+        ({"open_minutes": 61}, "open_minutes"),
+        ({"first_opens_at": "2026-01-01T00:00:00"}, "time zone"),
+        ({"name": " "}, "name"),
+        ({"settings": {"suits": 5}}, "suits"),
+    ]:
         assert_error(api.http.post("/api/schedules", headers=api.admin(), json={**body, **bad}), 400, needle)
     r = api.http.post("/api/schedules", headers=api.admin(), json=body)
     assert r.status_code == 201, r.text
@@ -232,22 +268,28 @@ async def test_a_schedule_creates_each_tournament_once(api: Api, database_url: s
 
         pools = [await asyncpg.create_pool(database_url, min_size=1, max_size=2, init=_codec) for _ in range(4)]
         try:
-            made = await asyncio.gather(*(organiser.create_scheduled(_services_on(pool), schedule["id"])
-                                          for pool in pools))
+            made = await asyncio.gather(
+                *(organiser.create_scheduled(_services_on(pool), schedule["id"]) for pool in pools)
+            )
         finally:
             for pool in pools:
                 await pool.close()
         assert made == [[], [], [], []]
         counts = await conn.fetch(
-            "SELECT occurrence, count(*) AS n FROM tournaments WHERE schedule_id = $1 GROUP BY 1", schedule["id"])
+            "SELECT occurrence, count(*) AS n FROM tournaments WHERE schedule_id = $1 GROUP BY 1", schedule["id"]
+        )
         assert len(counts) == 3 and all(c["n"] == 1 for c in counts)
         # Even if the rows are inserted from scratch by two sessions at once, one wins.
-        await conn.execute("DELETE FROM tournaments WHERE schedule_id = $1 AND occurrence = $2", schedule["id"],
-                           first + timedelta(hours=2))
+        await conn.execute(
+            "DELETE FROM tournaments WHERE schedule_id = $1 AND occurrence = $2",
+            schedule["id"],
+            first + timedelta(hours=2),
+        )
         pools = [await asyncpg.create_pool(database_url, min_size=1, max_size=2, init=_codec) for _ in range(4)]
         try:
-            made = await asyncio.gather(*(organiser.create_scheduled(_services_on(pool), schedule["id"])
-                                          for pool in pools))
+            made = await asyncio.gather(
+                *(organiser.create_scheduled(_services_on(pool), schedule["id"]) for pool in pools)
+            )
         finally:
             for pool in pools:
                 await pool.close()
@@ -283,8 +325,11 @@ def test_occurrences(now_minute: int) -> None:
     due = occurrences(first, every=60, open_for=30, ahead=60, now=now)
     assert all(at + timedelta(minutes=30) > now and at <= now + timedelta(minutes=60) for at in due)
     assert all((at - first) % timedelta(minutes=60) == timedelta(0) for at in due)
-    expected = [first + timedelta(hours=k) for k in range(20) if first + timedelta(hours=k, minutes=30) > now
-                and first + timedelta(hours=k) <= now + timedelta(minutes=60)]
+    expected = [
+        first + timedelta(hours=k)
+        for k in range(20)
+        if first + timedelta(hours=k, minutes=30) > now and first + timedelta(hours=k) <= now + timedelta(minutes=60)
+    ]
     assert due == expected
 
 
@@ -301,13 +346,17 @@ async def test_two_server_processes_create_a_scheduled_tournament_once(
         sid = await conn.fetchval(
             """INSERT INTO schedules (name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes)
                VALUES ($1, $2, $3, 30, 20, 90) RETURNING id""",
-            unique("two-procs"), {"settings": {"variant": "spider78", "suits": 1}}, first,
+            unique("two-procs"),
+            {"settings": {"variant": "spider78", "suits": 1}},
+            first,
         )
         other = ServerProcess(database_url, redis_url, admin_token, env={"REDIS_PREFIX": redis_prefix}).start()
         try:
+
             async def created() -> list[asyncpg.Record]:
                 return await conn.fetch(
-                    "SELECT occurrence, count(*) AS n FROM tournaments WHERE schedule_id = $1 GROUP BY 1", sid)
+                    "SELECT occurrence, count(*) AS n FROM tournaments WHERE schedule_id = $1 GROUP BY 1", sid
+                )
 
             deadline = time.monotonic() + 15
             while len(await created()) < 3:  # +1, +31 and +61 minutes lie within 90 minutes

@@ -15,12 +15,21 @@ from tests.server.test_http import unique
 def test_commands_find_the_server_by_port(api: Api, server: Any, admin_token: str) -> None:
     """PORT alone points every command at this machine's server, as `spidertour serve` listens."""
     tid = api.create_tournament(name=unique("cli-port"), opens_in=600, closes_in=1200)["id"]
-    done = spidertour("tournament", "edit", str(tid), "--name", "By port", PORT=str(server.port),
-                      ADMIN_TOKEN=admin_token)
+    done = spidertour(
+        "tournament", "edit", str(tid), "--name", "By port", PORT=str(server.port), ADMIN_TOKEN=admin_token
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["name"] == "By port" and api.tournament(tid)["name"] == "By port"
-    via_url = spidertour("tournament", "edit", str(tid), "--closes-at", stamp(3600), PORT="1",
-                         SPIDERTOUR_URL=server.url, ADMIN_TOKEN=admin_token)
+    via_url = spidertour(
+        "tournament",
+        "edit",
+        str(tid),
+        "--closes-at",
+        stamp(3600),
+        PORT="1",
+        SPIDERTOUR_URL=server.url,
+        ADMIN_TOKEN=admin_token,
+    )
     assert via_url.returncode == 0, via_url.stderr
 
 
@@ -58,8 +67,21 @@ def test_edit_close_cancel_entries_disqualify(api: Api, server: Any, admin_token
 def test_schedule_commands(api: Api, server: Any, admin_token: str) -> None:
     env = {"SPIDERTOUR_URL": server.url, "ADMIN_TOKEN": admin_token}
     name = unique("cli-daily")
-    made = spidertour("schedule", "create", "--name", name, "--every", "day", "--at", "23:59", "--ahead-minutes",
-                      "1440", "--suits", "1", **env)
+    made = spidertour(
+        "schedule",
+        "create",
+        "--name",
+        name,
+        "--every",
+        "day",
+        "--at",
+        "23:59",
+        "--ahead-minutes",
+        "1440",
+        "--suits",
+        "1",
+        **env,
+    )
     assert made.returncode == 0, made.stderr
     schedule = json.loads(made.stdout)
     assert schedule["every_minutes"] == 1440 and len(schedule["tournaments"]) == 1

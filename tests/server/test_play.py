@@ -170,12 +170,13 @@ async def test_reconnect_gets_position_and_time(api: Api, server, tournament: di
         ('{"type": "move", "seq": 1, "from": true, "count": 1, "to": 2}', "$.from"),
         ('{"type": "move", "seq": 1, "from": 0, "to": 2}', "count"),
         ('{"type": "deal", "seq": 1, "pile": 99999999999999999999}', "pile"),
-        ('[1, 2, 3]', "object"),
+        ("[1, 2, 3]", "object"),
         ('{"type": "move", "seq": 1, "from": 0, "count": 1, "to": 2, "pad": "' + "x" * 5000 + '"}', "too large"),
     ],
 )
-async def test_bad_messages_get_errors_and_change_nothing(api: Api, server, tournament: dict, frame: str,
-                                                          needle: str) -> None:
+async def test_bad_messages_get_errors_and_change_nothing(
+    api: Api, server, tournament: dict, frame: str, needle: str
+) -> None:
     player, _, _, _ = await joined(api, server, tournament)
     started = await player.start()
     answer = await player.request(frame)
@@ -196,8 +197,9 @@ async def test_binary_frame_is_an_error_not_a_crash(api: Api, server, tournament
     await player.close()
 
 
-async def test_flooding_client_is_slowed_then_cut_off(database_url: str, redis_url: str, admin_token: str,
-                                                      redis_prefix: str) -> None:
+async def test_flooding_client_is_slowed_then_cut_off(
+    database_url: str, redis_url: str, admin_token: str, redis_prefix: str
+) -> None:
     # A server of its own at the default rate (30 a second, bursts of 60): the shared test server
     # answers so fast that a flood may never pile up there.
     env = {**server_env(redis_prefix), "RATE_PER_SECOND": "30", "RATE_BURST": "60"}

@@ -18,8 +18,13 @@ TIME_LIMIT = 3
 
 def together(api: Api, name: str, opens_in: float, **fields: Any) -> Any:
     settings = {"variant": "spider78", "suits": 2, "time_limit": TIME_LIMIT}
-    body = {"name": name, "start": "together", "settings": settings,
-            "opens_at": (datetime.now(UTC) + timedelta(seconds=opens_in)).isoformat(), **fields}
+    body = {
+        "name": name,
+        "start": "together",
+        "settings": settings,
+        "opens_at": (datetime.now(UTC) + timedelta(seconds=opens_in)).isoformat(),
+        **fields,
+    }
     return api.http.post("/api/tournaments", json=body, headers=api.admin())
 
 
@@ -40,8 +45,7 @@ def test_creating_a_together_tournament(api: Api) -> None:
     assert bad.status_code == 400 and "start" in bad.text
 
 
-async def test_every_game_starts_at_once_and_late_entries_are_refused(api: Api, server: Any,
-                                                                      database_url: str) -> None:
+async def test_every_game_starts_at_once_and_late_entries_are_refused(api: Api, server: Any, database_url: str) -> None:
     r = together(api, "one sitting", 2.5)
     assert r.status_code == 201, r.text
     tour = r.json()

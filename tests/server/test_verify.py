@@ -20,17 +20,24 @@ from tests.serverproc import ROOT, free_port
 SEED = "verify-seed"
 
 
-def spidertour(*args: str, env: dict[str, str] | None = None,
-               stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "server.cli", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60, input=stdin, env={**os.environ, **(env or {})})
+def spidertour(
+    *args: str, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        input=stdin,
+        env={**os.environ, **(env or {})},
+    )
 
 
 @pytest.fixture(scope="module")
 async def finished(api: Api, server: Any) -> dict[str, Any]:
     """A finished tournament: one game ended after a reveal (25), one ended at once (0), one never started."""
-    tour = api.create_tournament(name="verify", seed=SEED, closes_in=2.0, variant="spider78", suits=2,
-                                 time_limit=60)
+    tour = api.create_tournament(name="verify", seed=SEED, closes_in=2.0, variant="spider78", suits=2, time_limit=60)
     entries = {}
     for name in ("revealer", "quitter", "absentee"):
         _, token = api.register(name)
@@ -175,7 +182,8 @@ def test_unknown_unfinished_or_unreachable_is_bad_input(api: Api, server: Any, t
     assert_bad_input(spidertour("verify", "--server", server.url, str(running["id"])), "is open")
     assert_bad_input(spidertour("verify", "--server", f"http://127.0.0.1:{free_port()}", "1"), "cannot reach")
     assert_bad_input(spidertour("verify", "--server", "not a url", "1"), "not a server address: 'not a url'")
-    assert_bad_input(spidertour("verify", "--server", server.url, "--replays", str(tmp_path / "none"), "1"),
-                     "cannot read")
+    assert_bad_input(
+        spidertour("verify", "--server", server.url, "--replays", str(tmp_path / "none"), "1"), "cannot read"
+    )
     usage = spidertour("verify", "--server", server.url, "seven")
     assert usage.returncode == 2 and "invalid int value" in usage.stderr and "Traceback" not in usage.stderr

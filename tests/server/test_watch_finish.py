@@ -45,8 +45,11 @@ async def test_the_finishing_update_shows_entries_that_never_started_as_absent(a
     by_http = {s["entry_id"]: s for s in api.http.get(f"/api/tournaments/{tid}/standings").json()}
     for entry_id, row in seen.items():
         assert (row["status"], row["score"], row["time_left"], row["rank"]) == (
-            by_http[entry_id]["status"], by_http[entry_id]["score"], by_http[entry_id]["time_left"],
-            by_http[entry_id]["rank"])
+            by_http[entry_id]["status"],
+            by_http[entry_id]["score"],
+            by_http[entry_id]["time_left"],
+            by_http[entry_id]["rank"],
+        )
     assert update["top"] == [{**r, "rank": r["rank"]} for r in update["top"]] and len(update["top"]) == 2
 
 
@@ -64,14 +67,17 @@ async def _big_finished_tournament(database_url: str) -> int:
         await conn.execute(
             """INSERT INTO players (name, token_hash)
                SELECT 'p' || g, sha256(($1 || g)::bytea) FROM generate_series(1, $2) g""",
-            tag, ENTRIES,
+            tag,
+            ENTRIES,
         )
         await conn.execute(
             """INSERT INTO entries (tournament_id, player_id, ordinal, status, score, final_score, time_left)
                SELECT $1, p.id, row_number() OVER (ORDER BY p.id), 'ended', (p.id % 1000)::int, (p.id % 1000)::int, 0
                  FROM players p WHERE p.token_hash IN
                       (SELECT sha256(($2 || g)::bytea) FROM generate_series(1, $3) g)""",
-            tid, tag, ENTRIES,
+            tid,
+            tag,
+            ENTRIES,
         )
         await conn.execute(
             """INSERT INTO standings (tournament_id, rank, entry_id, player_id, player, final_score, time_left, status)
@@ -93,10 +99,12 @@ async def test_watching_a_finished_tournament_of_50000_entries_reads_only_the_to
     parts = urlsplit(database_url)
     with TcpProxy(parts.hostname or "127.0.0.1", parts.port or 5432) as proxy:
         userinfo = parts.netloc.rpartition("@")[0]
-        proxied = urlunsplit(parts._replace(netloc=f"{userinfo}@127.0.0.1:{proxy.port}" if userinfo
-                                            else f"127.0.0.1:{proxy.port}"))
-        proc = ServerProcess(proxied, redis_url, admin_token,
-                             env={"REDIS_PREFIX": redis_prefix + "_big", "RATE_PER_SECOND": "500"}).start()
+        proxied = urlunsplit(
+            parts._replace(netloc=f"{userinfo}@127.0.0.1:{proxy.port}" if userinfo else f"127.0.0.1:{proxy.port}")
+        )
+        proc = ServerProcess(
+            proxied, redis_url, admin_token, env={"REDIS_PREFIX": redis_prefix + "_big", "RATE_PER_SECOND": "500"}
+        ).start()
         try:
             time.sleep(1.0)  # let the clock's first sweeps pass
             before = proxy.received

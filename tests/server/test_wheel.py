@@ -18,8 +18,11 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out),
-                    str(ROOT)], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
     (built,) = out.glob("spidertour-*.whl")
     return built
 
@@ -41,20 +44,46 @@ async def test_the_installed_wheel_migrates_a_fresh_database(
     # and the wheel itself goes into it, so `spidertour` runs from the wheel, not from this tree.
     venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
-    site = subprocess.run([sys.executable, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          check=True, capture_output=True, text=True).stdout.strip()
+    site = subprocess.run(
+        [sys.executable, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     pth = next((env_dir / "lib").glob("python3*/site-packages"))
     (pth / "project-deps.pth").write_text(site + "\n")
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
-                    "--no-index", "--force-reinstall", str(wheel)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-index",
+            "--force-reinstall",
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+    )
     spidertour = env_dir / "bin" / "spidertour"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
     env["DATABASE_URL"] = fresh_database_url
-    where = subprocess.run([str(python), "-c", "import server.db; print(server.db.SCHEMA_DIR)"],
-                           cwd=tmp_path, env=env, check=True, capture_output=True, text=True).stdout.strip()
+    where = subprocess.run(
+        [str(python), "-c", "import server.db; print(server.db.SCHEMA_DIR)"],
+        cwd=tmp_path,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     assert where.startswith(str(env_dir)), where  # the installed copy, not this source tree
-    run = subprocess.run([str(spidertour), "migrate"], cwd=tmp_path, env=env, capture_output=True, text=True,
-                         timeout=120)
+    run = subprocess.run(
+        [str(spidertour), "migrate"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 0, run.stderr
     versions = sorted(int(p.name[:3]) for p in (ROOT / "schema").glob("[0-9][0-9][0-9]_*.sql"))
     assert "applied: " + ", ".join(f"{v:03d}" for v in versions) in run.stdout
@@ -64,6 +93,7 @@ async def test_the_installed_wheel_migrates_a_fresh_database(
         assert await conn.fetchval("SELECT count(*) FROM tournaments") == 0
     finally:
         await conn.close()
-    again = subprocess.run([str(spidertour), "migrate"], cwd=tmp_path, env=env, capture_output=True, text=True,
-                           timeout=120)
+    again = subprocess.run(
+        [str(spidertour), "migrate"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
     assert again.returncode == 0 and "up to date" in again.stdout
