@@ -28,8 +28,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Deal, Game, MoveCards, Settings, Undo, move_from_json
-from engine.replay import replay_game
+from spidertour.engine import Deal, Game, MoveCards, Settings, Undo, move_from_json
+from spidertour.engine.replay import replay_game
 
 SETTINGS = Settings(variant="spider78", suits=2)
 TARGET_MOVES_PER_SECOND = 250_000

@@ -29,8 +29,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Settings
-from engine.solver import solve
+from spidertour.engine import Settings
+from spidertour.engine.solver import solve
 
 GAMES = ("spider78:1", "spider78:2", "spider:1", "spider:2")
 TARGETS = {"spider78:1": 0.95, "spider78:2": 0.60}

@@ -2,7 +2,7 @@
 
 Standard library only; no I/O, no clock, no global state. Time enters as numbers passed in.
 
-    >>> from engine import Game, Settings, MoveCards, Deal
+    >>> from spidertour.engine import Game, Settings, MoveCards, Deal
     >>> game = Game(Settings(variant="spider78", suits=2), seed="abc")
     >>> moves = list(game.legal_moves())
     >>> result = game.play(moves[0], t=1.5)

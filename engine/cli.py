@@ -1,4 +1,4 @@
-"""``python -m engine deal ...`` and ``python -m engine replay``: the engine's two commands."""
+"""``python -m spidertour.engine deal ...`` and ``python -m spidertour.engine replay``: the engine's two commands."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m spidertour.engine", description=__doc__)
     add_commands(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
     return int(args.run(args))

@@ -4,44 +4,31 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
-from .cards import CARD_TEXTS, HIDDEN, KING, Card, card_text, ordered_deck
+from . import views
+from .cards import KING, Card, card_text, ordered_deck
+from .dealing import lay_out
 from .errors import BadMoveError, GameOverError, IllegalMoveError, SettingsError, shown
 from .moves import Deal, End, Move, MoveCards, Undo, move_from_json
+from .notation import Position, parse_position, position_text
+from .scores import (
+    ENDED,
+    FREE_COLUMN_BONUS,
+    REVEAL_POINTS,
+    SEQUENCE,
+    SEQUENCE_POINTS,
+    TIMED_OUT,
+    WON,
+    Result,
+)
 from .settings import Settings, check_entry, check_seed
 from .shuffle import shuffled
 from .variation import Renaming
 
-WON = "won"
-ENDED = "ended"
-TIMED_OUT = "timed_out"
-OUTCOMES = (WON, ENDED, TIMED_OUT)
-
-SEQUENCE = 13
-REVEAL_POINTS = 25
-SEQUENCE_POINTS = 100
-FREE_COLUMN_BONUS = 100
-
-
-class Result(NamedTuple):
-    """What an accepted move changed: the columns it touched, cards it turned, sequences it removed."""
-
-    changed: tuple[int, ...]
-    revealed: int = 0
-    completed: int = 0
-
-
 # Result(...) and MoveCards(...) without the NamedTuple's Python-level __new__: the hot paths
 # build one per move.
 _result = _new_move = tuple.__new__
-
-
-@lru_cache(maxsize=16)
-def _deal_order(layout: tuple[int, ...]) -> tuple[int, ...]:
-    """The column each card of the deal goes to, in deck order (DEAL.md section 4, step 1)."""
-    return tuple(c for row in range(max(layout)) for c, height in enumerate(layout) if height > row)
 
 
 def _check_time(t: Any) -> float:
@@ -61,7 +48,7 @@ class Game:
 
     With ``settings.deal_variation`` the game is entry ``entry``'s renamed deal (DEAL.md section 6)
     and ``entry`` (1, 2, ...) is required; without it ``entry`` is ignored. Moves and views are
-    always in the game's own numbering (``engine.variation.Renaming`` maps them to the base deal's).
+    always in the game's own numbering (``spidertour.engine.variation.Renaming`` maps them to the base deal's).
     """
 
     __slots__ = (
@@ -135,21 +122,12 @@ class Game:
 
     def _deal_from(self, deck: list[Card]) -> None:
         """DEAL.md section 4: columns row by row, then the reserve."""
-        rules = self.settings.rules
-        layout = rules.layout
-        order = _deal_order(layout)
-        columns = self.columns
-        for c, card in zip(order, deck, strict=False):  # the rest of the deck is the reserve
-            columns[c].append(card)
-        pos = len(order)
-        for c, height in enumerate(layout):
-            self.down[c] = 0 if rules.all_face_up else height - 1
-        if self.piles is not None:
-            for p in range(len(self.piles)):
-                self.piles[p] = deck[pos : pos + self._dealt]
-                pos += self._dealt
-        if self.stock is not None:
-            self.stock = deck[pos:]
+        layout = lay_out(self.settings.rules, deck)
+        for c, cards in enumerate(layout.columns):
+            self.columns[c] = cards
+            self.down[c] = layout.down[c]
+        self.piles = layout.piles
+        self.stock = layout.stock
 
     # ----------------------------------------------------------------- reading the position
 
@@ -452,49 +430,15 @@ class Game:
 
     def view(self) -> dict[str, Any]:
         """What the player may see: face-down cards as "??", pile tops only when shown."""
-        texts = CARD_TEXTS
-        columns = [[HIDDEN] * d + [texts[c] for c in col[d:]] for col, d in zip(self.columns, self.down, strict=True)]
-        out: dict[str, Any] = {
-            "variant": self.settings.variant,
-            "columns": columns,
-            "free_column": self.free_column,
-        }
-        for key, value in self.view_fields().items():
-            out[key] = value
-            if key == "sequences":
-                out["sequences_to_win"] = self._to_win
-        return out
+        return views.view(self)
 
     def column_view(self, index: int) -> list[str]:
         """One column as ``view()`` shows it."""
-        d = self.down[index]
-        texts = CARD_TEXTS
-        return [HIDDEN] * d + [texts[c] for c in self.columns[index][d:]]
+        return views.column_view(self, index)
 
     def view_fields(self, piles: bool = True) -> dict[str, Any]:
         """The fields of ``view()`` that a move may change, all but the columns (``piles``: with the draw piles)."""
-        out: dict[str, Any] = {
-            "score": self.score,
-            "sequences": self.sequences,
-            "reveals": self.reveals,
-            "over": self.outcome is not None,
-            "outcome": self.outcome,
-            "free_column_used": self.free_used,
-            "can_undo": self.can_undo,
-            "undos_used": self.undos_used,
-        }
-        if self.piles is not None and piles:
-            show = self.settings.draw_pile_tops_up
-            out["draw_piles"] = [{"count": len(p), "top": card_text(p[0]) if p and show else None} for p in self.piles]
-        if self.stock is not None:
-            out["stock"] = len(self.stock)
-            out["deals_left"] = len(self.stock) // self._dealt
-        if self.outcome is not None:
-            out["time_left"] = self.time_left
-            out["time_bonus"] = self.time_bonus
-            out["free_column_bonus"] = self.free_column_bonus
-            out["final_score"] = self.final_score
-        return out
+        return views.view_fields(self, piles)
 
     def copy(self) -> Game:
         """An independent copy of the game, undo history included."""
@@ -510,16 +454,16 @@ class Game:
 
     def position(self) -> str:
         """The whole position in the engine's text notation (see ``engine.notation``)."""
-        from .notation import position_text
-
         return position_text(self)
 
     @classmethod
     def from_position(cls, settings: Settings, text: str) -> Game:
         """A game at the position ``text`` describes (no undo history)."""
-        from .notation import parse_position
-
-        return parse_position(settings, text)
+        position = parse_position(settings, text)
+        game = cls(settings)
+        for name in Position.__slots__:  # columns, down, piles, stock, counters, outcome, entry
+            setattr(game, name, getattr(position, name))
+        return game
 
     def __repr__(self) -> str:
         return f"<Game {self.settings.variant} {self.position()!r}>"

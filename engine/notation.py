@@ -16,19 +16,68 @@ One line, seven fields separated by single spaces, and an eighth for an entry's 
 
 Example (a spider78 position after one move):
     4sjs2h9s8H/.../- p:AS..,-,... 1 0 0 0 play
+
+This module reads and writes the text only; ``Game.position()`` and ``Game.from_position()`` are
+the game's side of it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
+from typing import Protocol
 
 from .cards import CARD_TEXTS, Card, card_text, ordered_deck, parse_card
 from .errors import NotationError, SettingsError
-from .game import OUTCOMES, SEQUENCE, Game
+from .scores import OUTCOMES, SEQUENCE
 from .settings import Settings, check_entry
 
 _UP = CARD_TEXTS
 _DOWN = [text.lower() for text in CARD_TEXTS]
+
+
+class Positioned(Protocol):
+    """What the notation reads of a position (a ``Game`` is one)."""
+
+    @property
+    def columns(self) -> list[list[Card]]: ...
+    @property
+    def down(self) -> list[int]: ...
+    @property
+    def piles(self) -> list[list[Card]] | None: ...
+    @property
+    def stock(self) -> list[Card] | None: ...
+    @property
+    def reveals(self) -> int: ...
+    @property
+    def sequences(self) -> int: ...
+    @property
+    def free_used(self) -> bool: ...
+    @property
+    def undos_used(self) -> int: ...
+    @property
+    def outcome(self) -> str | None: ...
+    @property
+    def time_left(self) -> int | None: ...
+    @property
+    def entry(self) -> int | None: ...
+
+
+@dataclass(slots=True)
+class Position:
+    """A position read from its text: every field a ``Game`` needs to stand at it."""
+
+    columns: list[list[Card]]
+    down: list[int]
+    piles: list[list[Card]] | None
+    stock: list[Card] | None
+    reveals: int
+    sequences: int
+    free_used: bool
+    undos_used: int
+    outcome: str | None
+    time_left: int | None
+    entry: int | None
 
 
 def _cards(cards: list[Card], down: int = 0) -> str:
@@ -39,7 +88,7 @@ def _cards(cards: list[Card], down: int = 0) -> str:
     return "".join([_DOWN[c] for c in cards[:down]] + [_UP[c] for c in cards[down:]])
 
 
-def position_text(game: Game) -> str:
+def position_text(game: Positioned) -> str:
     cols = "/".join(_cards(c, d) for c, d in zip(game.columns, game.down, strict=True))
     if game.piles is not None:
         reserve = "p:" + ",".join(_cards(p) for p in game.piles)
@@ -82,42 +131,60 @@ def _number(text: str, what: str) -> int:
     return int(text)
 
 
-def parse_position(settings: Settings, text: str) -> Game:
+def parse_position(settings: Settings, text: str) -> Position:
+    """Read a position of a game with these settings; NotationError for anything else."""
     if not isinstance(text, str):
         raise NotationError("a position is a string")
     fields = text.split(" ")
     if len(fields) not in (7, 8):
         raise NotationError(f"a position has 7 fields separated by spaces (8 with an entry), not {len(fields)}")
     cols_text, reserve, reveals, sequences, free_used, undos, state = fields[:7]
-    game = Game(settings)
+    entry = None
     if len(fields) == 8:
         if not settings.deal_variation:
             raise NotationError("an entry ('e...') belongs only to a game with deal_variation")
-        game.entry = _entry(fields[7])
+        entry = _entry(fields[7])
+    rules = settings.rules
+    width = rules.columns + (1 if settings.free_column else 0)
     parts = cols_text.split("/")
-    if len(parts) != len(game.columns):
-        raise NotationError(f"this game has {len(game.columns)} columns, not {len(parts)}")
+    if len(parts) != width:
+        raise NotationError(f"this game has {width} columns, not {len(parts)}")
+    columns: list[list[Card]] = []
+    down: list[int] = []
     for c, part in enumerate(parts):
-        cards, down = _read_cards(part, f"column {c}")
-        if cards and down == len(cards):
+        cards, hidden = _read_cards(part, f"column {c}")
+        if cards and hidden == len(cards):
             raise NotationError(f"column {c}: its exposed card must be face up")
-        game.columns[c] = cards
-        game.down[c] = down
-    _read_reserve(game, reserve)
-    game.reveals = _number(reveals, "reveals")
-    game.sequences = _number(sequences, "sequences")
+        columns.append(cards)
+        down.append(hidden)
+    piles, stock = _read_reserve(settings, reserve)
+    reveal_count = _number(reveals, "reveals")
+    sequence_count = _number(sequences, "sequences")
     if free_used not in ("0", "1"):
         raise NotationError("free-column mark must be 0 or 1")
-    game.free_used = free_used == "1"
-    game.undos_used = _number(undos, "undos")
+    undo_count = _number(undos, "undos")
+    outcome: str | None = None
+    time_left: int | None = None
     if state != "play":
         outcome, _, left = state.partition("@")
         if outcome not in OUTCOMES:
             raise NotationError(f"unknown state {state[:20]!r}")
-        game.outcome = outcome
-        game.time_left = _number(left, "time left")
-    _check_cards(settings, game)
-    return game
+        time_left = _number(left, "time left")
+    position = Position(
+        columns=columns,
+        down=down,
+        piles=piles,
+        stock=stock,
+        reveals=reveal_count,
+        sequences=sequence_count,
+        free_used=free_used == "1",
+        undos_used=undo_count,
+        outcome=outcome,
+        time_left=time_left,
+        entry=entry,
+    )
+    _check_cards(settings, position)
+    return position
 
 
 def _entry(text: str) -> int:
@@ -130,39 +197,44 @@ def _entry(text: str) -> int:
         raise NotationError(err.reason) from None
 
 
-def _read_reserve(game: Game, reserve: str) -> None:
-    if game.piles is not None:
+def _read_reserve(settings: Settings, reserve: str) -> tuple[list[list[Card]] | None, list[Card] | None]:
+    rules = settings.rules
+    if rules.draw_piles:
         if not reserve.startswith("p:"):
             raise NotationError("this game's reserve is draw piles: 'p:...'")
-        piles = reserve[2:].split(",")
-        if len(piles) != len(game.piles):
-            raise NotationError(f"this game has {len(game.piles)} draw piles, not {len(piles)}")
-        for p, pile in enumerate(piles):
+        texts = reserve[2:].split(",")
+        if len(texts) != rules.draw_piles:
+            raise NotationError(f"this game has {rules.draw_piles} draw piles, not {len(texts)}")
+        piles = []
+        for p, pile in enumerate(texts):
             cards, down = _read_cards(pile, f"pile {p}")
             if down:
                 raise NotationError(f"pile {p}: write pile cards in upper case")
-            game.piles[p] = cards
-    elif game.stock is not None:
+            piles.append(cards)
+        return piles, None
+    if rules.has_stock:
         if not reserve.startswith("s:"):
             raise NotationError("this game's reserve is a stock: 's:...'")
         cards, down = _read_cards(reserve[2:], "stock")
         if down:
             raise NotationError("stock: write stock cards in upper case")
-        game.stock = cards
-    elif reserve != "-":
+        return None, cards
+    if reserve != "-":
         raise NotationError("this game has no reserve: '-'")
+    return None, None
 
 
-def _check_cards(settings: Settings, game: Game) -> None:
+def _check_cards(settings: Settings, position: Position) -> None:
     """Every card of the deck is somewhere, once, or in a removed sequence."""
     rules = settings.rules
-    have = Counter(c for col in game.columns for c in col)
-    have.update(c for p in game.piles or [] for c in p)
-    have.update(game.stock or [])
+    have = Counter(c for col in position.columns for c in col)
+    have.update(c for p in position.piles or [] for c in p)
+    have.update(position.stock or [])
     deck = Counter(ordered_deck(rules.deck_size, settings.suits or 1))
-    if sum(have.values()) + SEQUENCE * game.sequences != rules.deck_size:
+    if sum(have.values()) + SEQUENCE * position.sequences != rules.deck_size:
         raise NotationError(
-            f"{sum(have.values())} cards and {game.sequences} removed sequences do not make a deck of {rules.deck_size}"
+            f"{sum(have.values())} cards and {position.sequences} removed sequences do not make a deck "
+            f"of {rules.deck_size}"
         )
     extra = have - deck
     if extra:

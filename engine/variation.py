@@ -15,17 +15,37 @@ score and outcome at every step, and the same board up to the renaming (``game``
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, Self, TypeVar
 
 from .cards import CARD_TEXTS, HIDDEN, Card, parse_card
 from .moves import Deal, Move, MoveCards
 from .settings import Settings, check_entry, check_seed
 from .shuffle import random_stream, uniform
 
-if TYPE_CHECKING:
-    from .game import Game
+
+class Renamable(Protocol):
+    """What a renaming changes of a game in place (a ``Game`` is one)."""
+
+    settings: Settings
+    columns: list[list[Card]]
+    down: list[int]
+    piles: list[list[Card]] | None
+    stock: list[Card] | None
+
+    def rename_history(self, column: Callable[[int], int]) -> None: ...
+
+
+class Copyable(Renamable, Protocol):
+    """A game that can be copied and viewed (a ``Game`` is one)."""
+
+    def copy(self) -> Self: ...
+
+    def view(self) -> dict[str, Any]: ...
+
+
+G = TypeVar("G", bound=Copyable)
 
 
 def permutation(stream: Iterator[int], n: int) -> list[int]:
@@ -158,7 +178,7 @@ class Renaming:
 
     # ------------------------------------------------------------------ whole games
 
-    def apply(self, game: Game) -> None:
+    def apply(self, game: Renamable) -> None:
         """Rename a game in place: cards, columns, draw piles, stock rows and undo history.
 
         Every draw pile and the stock must hold whole rows (one card per dealt column), as they
@@ -198,13 +218,13 @@ class Renaming:
             out[self.sigma[i]] = table[x]
         return out
 
-    def game(self, base: Game) -> Game:
+    def game(self, base: G) -> G:
         """A copy of a game in base numbering, renamed: the same position as the entry sees it."""
         renamed = base.copy()
         self.apply(renamed)
         return renamed
 
-    def view(self, base: Game) -> dict[str, Any]:
+    def view(self, base: Copyable) -> dict[str, Any]:
         """The view the entry has of a base game's position.
 
         It takes the game, not the base game's view: a waiting draw pile shows the card that lands

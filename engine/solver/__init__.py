@@ -1,8 +1,8 @@
 """A solver for the games of the Spider family, with the whole deal known (the server's tool).
 
     >>> import time
-    >>> from engine import Settings
-    >>> from engine.solver import solve
+    >>> from spidertour.engine import Settings
+    >>> from spidertour.engine.solver import solve
     >>> s = solve(Settings(variant="spider78", suits=1), "abc", seconds=5, clock=time.monotonic)
     >>> s.won, len(s.moves), s.final_score
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.async_api import Page, expect
 
-from engine import Game, IllegalMoveError, MoveCards
+from spidertour.engine import Game, IllegalMoveError, MoveCards
 from tests.client import Api
 
 # What the page shows: every column's cards as their texts ("??" face down), pile counts and tops.

@@ -10,9 +10,9 @@ from typing import Any
 import asyncpg
 from playwright.async_api import Page
 
-from engine import Deal, End, Game, MoveCards, Settings, Undo
-from engine.replay import replay_game
-from engine.variation import Renaming
+from spidertour.engine import Deal, End, Game, MoveCards, Settings, Undo
+from spidertour.engine.replay import replay_game
+from spidertour.engine.variation import Renaming
 from server import fairness
 from tests.client import Api
 

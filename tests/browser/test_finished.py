@@ -10,8 +10,8 @@ from pathlib import Path
 
 from playwright.async_api import Page, expect
 
-from engine import Game, Settings
-from engine.replay import replay_game
+from spidertour.engine import Game, Settings
+from spidertour.engine.replay import replay_game
 from tests.browser.conftest import snap
 from tests.browser.helpers import card_moves, expect_board, reveals
 from tests.client import Api, Player

@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
-from engine import Game, Settings
+from spidertour.engine import Game, Settings
 from tests.browser.conftest import js_errors, new_context, snap
 from tests.browser.helpers import expect_board, sign_in
 from tests.client import Api, bearer

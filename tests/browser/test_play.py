@@ -13,9 +13,9 @@ import pytest
 import websockets
 from playwright.async_api import Browser, Locator, Page, expect
 
-from engine import Deal, Game, Settings, Undo
-from engine.moves import move_from_text
-from engine.replay import replay_game
+from spidertour.engine import Deal, Game, Settings, Undo
+from spidertour.engine.moves import move_from_text
+from spidertour.engine.replay import replay_game
 from tests.browser.conftest import js_errors, new_context, snap
 from tests.browser.helpers import (
     board,

@@ -13,7 +13,7 @@ from typing import Any
 
 from playwright.async_api import Browser, Page, expect
 
-from engine import Game, MoveCards, Settings
+from spidertour.engine import Game, MoveCards, Settings
 from tests.browser.conftest import js_errors, new_context
 from tests.browser.helpers import (
     card,

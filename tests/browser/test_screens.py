@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from engine import Game, Settings
+from spidertour.engine import Game, Settings
 from tests.browser.conftest import js_errors, new_context, snap
 from tests.browser.helpers import card, card_moves, column, drop_point, expect_board, grab_point, sign_in
 from tests.client import Api

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import Page, expect
 
-from engine import Deal, Game, Settings
+from spidertour.engine import Deal, Game, Settings
 from tests.browser.helpers import card_moves, expect_board, key_move, sign_in
 from tests.client import Api
 

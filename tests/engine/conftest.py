@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 import pytest
 
-from engine import Game, Settings
-from engine.cards import card_text, ordered_deck, parse_card
+from spidertour.engine import Game, Settings
+from spidertour.engine.cards import card_text, ordered_deck, parse_card
 
 
 def _cards_of(text: str) -> list[str]:

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from engine import Game, SettingsError
-from engine.cards import card_text, ordered_deck, parse_card
-from engine.deal import deal_json
-from engine.settings import Settings
-from engine.shuffle import random_stream, shuffled, uniform
+from spidertour.engine import Game, SettingsError
+from spidertour.engine.cards import card_text, ordered_deck, parse_card
+from spidertour.engine.deal import deal_json
+from spidertour.engine.settings import Settings
+from spidertour.engine.shuffle import random_stream, shuffled, uniform
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS: list[dict[str, Any]] = json.loads((ROOT / "tests" / "deal-vectors.json").read_text(encoding="utf-8"))
@@ -104,7 +104,7 @@ def test_python_m_engine_deal_reproduces_vector(variant: str) -> None:
         [
             sys.executable,
             "-m",
-            "engine",
+            "spidertour.engine",
             "deal",
             "--variant",
             variant,
@@ -128,6 +128,6 @@ def test_spidertour_deal_reproduces_vector() -> None:
 
 
 def test_deal_command_refuses_bad_settings() -> None:
-    proc = run([sys.executable, "-m", "engine", "deal", "--variant", "spider78", "--suits", "4", "--seed", "x"])
+    proc = run([sys.executable, "-m", "spidertour.engine", "deal", "--variant", "spider78", "--suits", "4", "--seed", "x"])
     assert proc.returncode == 2
     assert "spider78" in proc.stderr and proc.stdout == ""

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import (
+from spidertour.engine import (
     BadMoveError,
     Deal,
     End,
@@ -24,7 +24,7 @@ from engine import (
     move_from_json,
     move_from_text,
 )
-from engine.settings import MAX_TIME_LIMIT
+from spidertour.engine.settings import MAX_TIME_LIMIT
 
 HUGE = [10**100, -(10**100), 2**63, 2**64, -1, 10**400]
 

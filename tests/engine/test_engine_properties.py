@@ -18,10 +18,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Deal, End, EngineError, Game, MoveCards, Settings, Undo, move_from_json
-from engine.cards import RANKS, SUITS, card_text, ordered_deck
-from engine.replay import replay_game
-from engine.variation import Renaming
+from spidertour.engine import Deal, End, EngineError, Game, MoveCards, Settings, Undo, move_from_json
+from spidertour.engine.cards import RANKS, SUITS, card_text, ordered_deck
+from spidertour.engine.replay import replay_game
+from spidertour.engine.variation import Renaming
 
 GAMES = [
     ("spider78", 1),

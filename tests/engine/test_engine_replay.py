@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Game, MoveCards, Settings, SettingsError
-from engine.replay import _step as replay_step
-from engine.replay import replay_game, replay_lines
+from spidertour.engine import Game, MoveCards, Settings, SettingsError
+from spidertour.engine.replay import _step as replay_step
+from spidertour.engine.replay import replay_game, replay_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 SPIDERTOUR = Path(sys.executable).parent / "spidertour"
@@ -225,7 +225,7 @@ def test_replay_command_exit_status_zero_whatever_the_games() -> None:
         json.dumps({"variant": "curds_and_whey", "suits": 4, "seed": "Ünïcødé ♠", "moves": [{"type": "end"}]}),
     ]
     proc = subprocess.run(
-        [sys.executable, "-m", "engine", "replay"],
+        [sys.executable, "-m", "spidertour.engine", "replay"],
         input="\n".join(lines) + "\n",
         capture_output=True,
         text=True,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine import (
+from spidertour.engine import (
     ENDED,
     TIMED_OUT,
     WON,
@@ -27,7 +27,7 @@ from engine import (
     Settings,
     Undo,
 )
-from engine.cards import card_text
+from spidertour.engine.cards import card_text
 
 SPIDER_RULES = ["spider78", "spider", "huge_spider"]
 STOCK_GAMES = ["spider", "huge_spider", "black_widow"]

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from engine import Deal, End, Game, MoveCards, NotationError, Settings, SettingsError, Undo
-from engine.cards import card_text, parse_card
-from engine.deal import deal_json
-from engine.replay import replay_game, replay_lines
-from engine.variation import Renaming, column_groups, permutation
+from spidertour.engine import Deal, End, Game, MoveCards, NotationError, Settings, SettingsError, Undo
+from spidertour.engine.cards import card_text, parse_card
+from spidertour.engine.deal import deal_json
+from spidertour.engine.replay import replay_game, replay_lines
+from spidertour.engine.variation import Renaming, column_groups, permutation
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS: list[dict[str, Any]] = json.loads((ROOT / "tests" / "entry-vectors.json").read_text(encoding="utf-8"))
@@ -101,7 +101,7 @@ def test_python_m_engine_deal_with_entry_reproduces_vector(choice: bool) -> None
     args = [
         sys.executable,
         "-m",
-        "engine",
+        "spidertour.engine",
         "deal",
         "--variant",
         "spider78",
@@ -140,7 +140,7 @@ def test_spidertour_deal_with_entry_reproduces_vector() -> None:
 @pytest.mark.parametrize("entry", ["0", "-3", "x"])
 def test_deal_command_refuses_a_bad_entry(entry: str) -> None:
     proc = run(
-        [sys.executable, "-m", "engine", "deal", "--variant", "spider", "--suits", "1", "--seed", "s", "--entry", entry]
+        [sys.executable, "-m", "spidertour.engine", "deal", "--variant", "spider", "--suits", "1", "--seed", "s", "--entry", entry]
     )
     assert proc.returncode == 2 and proc.stdout == ""
     assert "entry" in proc.stderr
@@ -191,7 +191,7 @@ def test_permutation_and_groups_follow_deal_md() -> None:
 
 def test_renaming_is_drawn_in_deal_md_order() -> None:
     """Suits, then each column group left to right, then the piles, from seed + ":entry:" + ordinal."""
-    from engine.shuffle import random_stream
+    from spidertour.engine.shuffle import random_stream
 
     settings = Settings(variant="spider78", suits=2, deal_variation=True)
     stream = random_stream("abc:entry:2")
@@ -298,7 +298,7 @@ def test_python_m_engine_replay_with_entry() -> None:
         "moves": [{"type": "end", "t": 10}],
     }
     proc = subprocess.run(
-        [sys.executable, "-m", "engine", "replay"],
+        [sys.executable, "-m", "spidertour.engine", "replay"],
         input=json.dumps(game) + "\n{}\n",
         capture_output=True,
         text=True,

@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 import pytest
 
-from engine import Game, Settings
-from engine.replay import replay_game
-from engine.solver import Solution, solve, solve_game
+from spidertour.engine import Game, Settings
+from spidertour.engine.replay import replay_game
+from spidertour.engine.solver import Solution, solve, solve_game
 
 # Deals the solver wins in a few hundred positions (well under a second).
 EASY = [

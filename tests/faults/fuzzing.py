@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
-from engine import Game, Settings, move_from_json
+from spidertour.engine import Game, Settings, move_from_json
 from tests.client import Api, apply_result
 from tests.faults.helpers import fetch, row_counts
 from tests.serverproc import ServerProcess

@@ -10,7 +10,7 @@ from typing import Any
 
 import asyncpg
 
-from engine import Game, Settings, move_from_json
+from spidertour.engine import Game, Settings, move_from_json
 from server.bots import BotConfig, Swarm
 from tests.conftest import server_env
 from tests.serverproc import ServerProcess

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import websockets
 
-from engine import Game, Settings, move_from_json
+from spidertour.engine import Game, Settings, move_from_json
 from tests.client import Api, Player
 from tests.faults.helpers import fetch, start_server, stored_moves
 from tests.faults.proxy import TcpProxy

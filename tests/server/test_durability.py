@@ -9,7 +9,7 @@ import random
 import asyncpg
 import websockets
 
-from engine import Game, Settings, move_from_json
+from spidertour.engine import Game, Settings, move_from_json
 from tests.client import Api, Player
 from tests.conftest import server_env
 from tests.serverproc import ServerProcess

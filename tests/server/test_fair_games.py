@@ -10,8 +10,8 @@ import random
 import time
 from typing import Any
 
-from engine import End, Game, Settings
-from engine.variation import Renaming
+from spidertour.engine import End, Game, Settings
+from spidertour.engine.variation import Renaming
 from server.verify import verify, verify_data
 from tests.client import Api, Player
 

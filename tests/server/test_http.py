@@ -14,7 +14,7 @@ import asyncpg
 import httpx
 import pytest
 
-from engine import Settings
+from spidertour.engine import Settings
 from tests.client import Api, Player, bearer
 
 

@@ -13,7 +13,7 @@ import asyncpg
 import pytest
 import redis
 
-from engine import Settings
+from spidertour.engine import Settings
 from server.integrity import IDLE_SECONDS, scout
 from tests.client import Api, Player, bearer
 from tests.serverproc import ROOT

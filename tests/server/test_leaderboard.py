@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from redis.asyncio import Redis
 
-from engine import Game, Settings, move_from_json
+from spidertour.engine import Game, Settings, move_from_json
 from server.leaderboard import Leaderboard, Row, rank_key
 from tests.client import Api, Player, bearer
 from tests.conftest import server_env

@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 import websockets
 
-from engine import Game, Settings
+from spidertour.engine import Game, Settings
 from tests.client import Api, Player, bearer
 from tests.serverproc import ROOT
 
@@ -169,7 +169,7 @@ async def test_a_tournament_lives_by_the_clock(api: Api, server: Any, database_u
     for g in games:
         assert g["seed"] == SEED and {k: g[k] for k in finished["settings"]} == finished["settings"]
     verified = subprocess.run(
-        [sys.executable, "-m", "engine", "replay"], input=r.text, capture_output=True, text=True, cwd=ROOT, timeout=60
+        [sys.executable, "-m", "spidertour.engine", "replay"], input=r.text, capture_output=True, text=True, cwd=ROOT, timeout=60
     )
     assert verified.returncode == 0, verified.stderr
     outputs = [json.loads(line) for line in verified.stdout.splitlines()]

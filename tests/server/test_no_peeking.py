@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from engine import Game, Settings, move_from_json
-from engine.cards import card_text
+from spidertour.engine import Game, Settings, move_from_json
+from spidertour.engine.cards import card_text
 from tests.client import Api, Player
 
 CARD = re.compile(r"\b[A23456789TJQK][SHDC]\b")

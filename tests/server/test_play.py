@@ -8,7 +8,7 @@ import asyncpg
 import pytest
 import websockets
 
-from engine import Game, Settings, move_from_json
+from spidertour.engine import Game, Settings, move_from_json
 from tests.client import Api, Player
 from tests.conftest import UNLIMITED, server_env
 from tests.serverproc import ServerProcess

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from engine.replay import replay_lines
+from spidertour.engine.replay import replay_lines
 from server.cli import main
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import asyncpg
 
-from engine.replay import replay_game
+from spidertour.engine.replay import replay_game
 from tests.client import Api
 from tests.server.test_lifecycle import canonical_commitment, fetch
 

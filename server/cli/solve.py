@@ -17,9 +17,9 @@ import json
 import sys
 import time
 
-from engine import Settings
-from engine.errors import EngineError
-from engine.solver import DEFAULT_PACE, solve
+from spidertour.engine import Settings
+from spidertour.engine.errors import EngineError
+from spidertour.engine.solver import DEFAULT_PACE, solve
 
 from .cli_args import on_off
 

@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 from redis.exceptions import RedisError
 
-from engine import End, GameOverError
+from spidertour.engine import End, GameOverError
 
 from . import protocol as p
 from . import store

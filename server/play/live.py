@@ -7,7 +7,7 @@ from typing import Any
 
 import asyncpg
 
-from engine import Game, Result, Settings, move_from_json
+from spidertour.engine import Game, Result, Settings, move_from_json
 
 from . import store
 from .leaderboard import Row

@@ -17,7 +17,7 @@ import asyncpg
 import msgspec
 from litestar import WebSocket, websocket
 
-from engine import TIMED_OUT, Deal, End, EngineError, GameOverError, Move, MoveCards, Undo
+from spidertour.engine import TIMED_OUT, Deal, End, EngineError, GameOverError, Move, MoveCards, Undo
 
 from . import metrics, store
 from . import protocol as p

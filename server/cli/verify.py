@@ -26,8 +26,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import EngineError, Settings
-from engine.replay import replay_game
+from spidertour.engine import EngineError, Settings
+from spidertour.engine.replay import replay_game
 
 from .config import server_url
 

@@ -15,7 +15,7 @@ from litestar.handlers import BaseRouteHandler
 from litestar.openapi import ResponseSpec
 from litestar.params import Parameter
 
-from engine import EngineError, Settings
+from spidertour.engine import EngineError, Settings
 
 from . import protocol as p
 from . import store

@@ -21,7 +21,7 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
-from engine import Deal, EngineError, MoveCards, Settings, Undo, move_from_json
+from spidertour.engine import Deal, EngineError, MoveCards, Settings, Undo, move_from_json
 
 from . import protocol as p
 from .live import new_game

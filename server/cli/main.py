@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.cli import add_commands as add_engine_commands
+from spidertour.engine.cli import add_commands as add_engine_commands
 
 from .cli_args import on_off
 

@@ -15,8 +15,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from engine import Settings
-from engine.solver import DEFAULT_PACE, solve
+from spidertour.engine import Settings
+from spidertour.engine.solver import DEFAULT_PACE, solve
 
 from . import store
 from .fairness import new_seed
