@@ -1,4 +1,4 @@
-"""What a commit of moves costs PostgreSQL: the server's own statement (server/store.py record_moves)
+"""What a commit of moves costs PostgreSQL: the server's own statement (``spidertour.server.play.store.record_moves``)
 at several batch sizes, on a scratch database of 2,000 playing entries.
 
     .venv/bin/python bench/commit_bench.py                 # batches of 1, 2, 10, 50, 200
@@ -16,24 +16,21 @@ import asyncio
 import json
 import random
 import secrets
-import sys
 import time
-from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import asyncpg
+import psutil
 
-import asyncpg  # noqa: E402
-import psutil  # noqa: E402
-
-from server import db, store  # noqa: E402
+from spidertour.server.play import store
+from spidertour.server.storage.migrations import migrate
+from spidertour.server.storage.pool import create_pool
 
 MOVE = '{"type":"move","from":1,"count":1,"to":2}'
 
 
 async def one_size(url: str, batch: int, moves: int, entries: int) -> dict[str, float]:
-    pool = await db.create_pool(url, 1)
+    pool = await create_pool(url, 1)
     try:
         pid = await pool.fetchval("SELECT pg_backend_pid()")
         backend = psutil.Process(pid)
@@ -73,7 +70,7 @@ async def run(args: argparse.Namespace) -> list[dict[str, float]]:
     try:
         conn = await asyncpg.connect(url)
         try:
-            await db.migrate(conn)
+            await migrate(conn)
             await conn.execute(
                 """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at)
                    VALUES ('bench', '{}', 'seed', 'commitment', now(), now() + interval '1 hour')"""

@@ -23,10 +23,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from spidertour.engine import Deal, Game, MoveCards, Settings, Undo, move_from_json
 from spidertour.engine.replay import replay_game

@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 from picows import WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
-from server.bots_view import _GROUPS, CARDS, HIDDEN, KING, ViewRules
+from spidertour.server.cli.bots.view import _GROUPS, CARDS, HIDDEN, KING, ViewRules
 
 ENGINE_CODES = {
     "out_of_range",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 import timeit
 
-from server.metrics import ACK_SECONDS, COMMIT_BATCH, MOVES, REFUSALS
+from spidertour.server.operations.metrics import ACK_SECONDS, COMMIT_BATCH, MOVES, REFUSALS
 
 
 def per_call(fn: object, number: int = 200_000) -> float:

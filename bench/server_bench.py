@@ -53,7 +53,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import psutil  # noqa: E402
@@ -315,7 +314,8 @@ def _pinning(args: argparse.Namespace) -> tuple[list[int] | None, list[int] | No
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
     from loadgen import Generator, echo_run, ms, percentile
 
-    from server.bots import BotConfig, Swarm
+    from spidertour.server.cli.bots.config import BotConfig
+    from spidertour.server.cli.bots.swarm import Swarm
 
     name = f"perf_bench_{secrets.token_hex(4)}"
     prefix = f"pf_bench_{secrets.token_hex(4)}"
@@ -363,7 +363,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             port = free_port()
             servers.append(
                 Proc(
-                    [sys.executable, "-m", "server.cli", "serve", "--log-level", "warning"],
+                    [sys.executable, "-m", "spidertour.server.cli", "serve", "--log-level", "warning"],
                     {**env, "PORT": str(port)},
                     port,
                     "/health",
@@ -693,7 +693,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("players must be 1 or more, watchers 0 or more, step seconds and rates positive")
     import uvloop
 
-    from server.bots import BotError
+    from spidertour.server.cli.bots.config import BotError
 
     try:
         out = uvloop.run(bench(args))

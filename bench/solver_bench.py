@@ -24,10 +24,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from spidertour.engine import Settings
 from spidertour.engine.solver import solve

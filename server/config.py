@@ -1,26 +1,37 @@
-"""Server configuration, read once from the environment."""
+"""The server's configuration: every setting read once from the environment into one typed structure.
+
+``VARIABLES`` is the table of what the server reads (the README's configuration table lists the
+same). An empty variable counts as unset. A bad value stops the server before anything starts,
+with one line naming the variable, e.g. ``PORT: expected a whole number from 1 to 65535, not 'abc'``
+(``spidertour serve`` prints it and exits with status 2).
+"""
 
 from __future__ import annotations
 
+import ipaddress
 import os
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
-from .limits import Limit, Network, parse_networks
+import msgspec
+from msgspec import Meta
 
-
-def _int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    return default if raw in (None, "") else int(raw)
-
-
-def server_url() -> str:
-    """Where ``spidertour`` commands find a running server: $SPIDERTOUR_URL, else this machine at $PORT."""
-    return (os.environ.get("SPIDERTOUR_URL") or f"http://127.0.0.1:{_int('PORT', 8000)}").rstrip("/")
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-def _float(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    return default if raw in (None, "") else float(raw)
+class ConfigError(ValueError):
+    """A setting the server cannot run with: the message names the variable."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """``burst`` requests at once from one client address, then ``per_minute`` a minute."""
+
+    kind: str
+    per_minute: float
+    burst: int
+    what: str  # what the refusal calls them ("registrations")
 
 
 # Per client address. Defaults a crowd behind one school or office address does not meet: a class
@@ -30,72 +41,112 @@ def _float(name: str, default: float) -> float:
 REGISTER_PER_MINUTE, REGISTER_BURST = 60.0, 120
 JOIN_PER_MINUTE, JOIN_BURST = 120.0, 240
 
-
-def _limits() -> dict[str, Limit]:
-    return {
-        "register": Limit(
-            "register",
-            _float("REGISTER_PER_MINUTE", REGISTER_PER_MINUTE),
-            _int("REGISTER_BURST", REGISTER_BURST),
-            "registrations",
-        ),
-        "join": Limit("join", _float("JOIN_PER_MINUTE", JOIN_PER_MINUTE), _int("JOIN_BURST", JOIN_BURST), "joins"),
-    }
+Port = Annotated[int, Meta(ge=1, le=65535)]
+Positive = Annotated[float, Meta(gt=0, le=1e9)]
 
 
-def _default_limits() -> dict[str, Limit]:
-    return {
-        "register": Limit("register", REGISTER_PER_MINUTE, REGISTER_BURST, "registrations"),
-        "join": Limit("join", JOIN_PER_MINUTE, JOIN_BURST, "joins"),
-    }
-
-
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(msgspec.Struct, frozen=True, kw_only=True):
     database_url: str | None = None  # None: start an embedded PostgreSQL
     redis_url: str | None = None  # None: start an embedded Valkey
     admin_token: str | None = None  # None: generate one and print it at start
     host: str = "127.0.0.1"
-    port: int = 8000
+    port: Port = 8000
     data_dir: str = ".data"
     redis_prefix: str = "spidertour"  # every Redis key starts with this
+    pool_size: Annotated[int, Meta(ge=1, le=1000)] = 10
+    commits: Annotated[int, Meta(ge=1, le=100)] = 1  # move batches committing at once
+    commit_interval_ms: Annotated[float, Meta(ge=0, le=10_000)] = 10.0  # between two commits' starts
+    rate_per_second: Positive = 30.0  # messages a second handled for one connection; faster ones wait
+    rate_burst: Annotated[int, Meta(ge=1, le=1_000_000)] = 60  # handled at once before the rate applies
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    log_format: Literal["text", "json"] = "text"
+    solver_seconds: Annotated[float, Meta(gt=0, le=86_400)] = 10.0  # a par's budget, and a certification try's
+    certify_tries: Annotated[int, Meta(ge=1, le=10_000)] = 20  # deals tried at most for a certified deal
+    register_per_minute: Positive = REGISTER_PER_MINUTE
+    register_burst: Annotated[int, Meta(ge=1, le=1_000_000_000)] = REGISTER_BURST
+    join_per_minute: Positive = JOIN_PER_MINUTE
+    join_burst: Annotated[int, Meta(ge=1, le=1_000_000_000)] = JOIN_BURST
+    trusted_proxies: tuple[str, ...] = ()  # peers whose X-Forwarded-For is believed (addresses or networks)
+    address_key: str | None = None  # None: one drawn once and kept in PostgreSQL (server_secrets)
+    # Not read from the environment:
     max_message_bytes: int = 4096  # larger play/watch messages are refused with an error
-    rate_per_second: float = 30.0  # messages a second handled for one connection; faster ones wait
-    rate_burst: int = 60  # handled at once before the rate applies
     flood_limit: int = 64  # messages waiting unanswered: past this the connection is cut off
     sweep_seconds: float = 0.5  # how often deadlines and tournament closings are checked
-    pool_size: int = 10
-    commits: int = 1  # move batches committing at once: while one commits, the next gathers moves
-    commit_interval: float = 0.01  # seconds between the starts of two commits of moves (see server/batch.py)
-    log_level: str = "info"  # debug, info, warning, error
-    log_format: str = "text"  # text, or json: one JSON object a line
-    solver_seconds: float = 10.0  # the solver's budget for a tournament's par, and per certification try
-    certify_tries: int = 20  # deals tried at most when a certified deal is asked for
-    limits: dict[str, Limit] = field(default_factory=_default_limits)  # per client address: register, join
-    trusted_proxies: tuple[Network, ...] = ()  # peers whose X-Forwarded-For is believed
-    address_key: str | None = None  # None: one drawn once and kept in PostgreSQL (server_secrets)
-    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def commit_interval(self) -> float:
+        """Seconds between the starts of two commits of moves (see ``server.lib.batch``)."""
+        return self.commit_interval_ms / 1000
+
+    @property
+    def limits(self) -> dict[str, Limit]:
+        """Per client address: registrations and joins."""
+        return {
+            "register": Limit("register", self.register_per_minute, self.register_burst, "registrations"),
+            "join": Limit("join", self.join_per_minute, self.join_burst, "joins"),
+        }
+
+    @property
+    def proxies(self) -> tuple[Network, ...]:
+        return tuple(ipaddress.ip_network(p, strict=False) for p in self.trusted_proxies)
 
     @classmethod
-    def from_env(cls) -> Config:
-        return cls(
-            database_url=os.environ.get("DATABASE_URL") or None,
-            redis_url=os.environ.get("REDIS_URL") or None,
-            admin_token=os.environ.get("ADMIN_TOKEN") or None,
-            host=os.environ.get("HOST", "127.0.0.1"),
-            port=_int("PORT", 8000),
-            data_dir=os.environ.get("SPIDERTOUR_DATA", ".data"),
-            redis_prefix=os.environ.get("REDIS_PREFIX", "spidertour"),
-            pool_size=_int("DB_POOL_SIZE", 10),
-            commits=max(1, _int("DB_COMMITS", 1)),
-            commit_interval=max(0.0, float(os.environ.get("COMMIT_INTERVAL_MS", "10")) / 1000),
-            rate_per_second=float(os.environ.get("RATE_PER_SECOND", "30")),
-            rate_burst=_int("RATE_BURST", 60),
-            log_level=os.environ.get("LOG_LEVEL", "info").lower(),
-            log_format=os.environ.get("LOG_FORMAT", "text").lower(),
-            solver_seconds=float(os.environ.get("SOLVER_SECONDS", "10")),
-            certify_tries=_int("CERTIFY_TRIES", 20),
-            limits=_limits(),
-            trusted_proxies=parse_networks(os.environ.get("TRUSTED_PROXIES", "")),
-            address_key=os.environ.get("ADDRESS_KEY") or None,
-        )
+    def from_env(cls, environ: Mapping[str, str] | None = None, only: tuple[str, ...] | None = None) -> Config:
+        """Every setting from the environment (``only``: these variables, the rest at their defaults);
+        ConfigError naming the first bad variable."""
+        env = os.environ if environ is None else environ
+        raw: dict[str, Any] = {}
+        for name, (fieldname, _) in VARIABLES.items():
+            value = env.get(name, "").strip() if only is None or name in only else ""
+            if value:
+                raw[fieldname] = _normal(fieldname, value, name)
+        try:
+            return msgspec.convert(raw, cls, strict=False)
+        except msgspec.ValidationError as err:
+            where = str(err).rpartition("`$.")[2].rstrip("`")
+            name = next((n for n, (f, _) in VARIABLES.items() if f == where), where)
+            raise ConfigError(f"{name}: expected {VARIABLES[name][1]}, not {env.get(name, '').strip()!r}") from None
+
+
+def _normal(fieldname: str, value: str, name: str) -> Any:
+    """A variable's text as the structure takes it (lists split, words in lower case)."""
+    if fieldname in ("log_level", "log_format"):
+        return value.lower()
+    if fieldname == "trusted_proxies":
+        return tuple(_network(part.strip(), name) for part in value.split(",") if part.strip())
+    return value
+
+
+def _network(text: str, name: str) -> str:
+    try:
+        return str(ipaddress.ip_network(text, strict=False))
+    except ValueError:
+        raise ConfigError(f"{name}: {text!r} is not an address or a network (e.g. 10.0.0.0/8, 127.0.0.1)") from None
+
+
+_WHOLE = "a whole number"
+# Every variable the server reads: (its field, what it must be).
+VARIABLES: dict[str, tuple[str, str]] = {
+    "DATABASE_URL": ("database_url", "a PostgreSQL URL"),
+    "REDIS_URL": ("redis_url", "a Redis URL"),
+    "ADMIN_TOKEN": ("admin_token", "a token"),
+    "HOST": ("host", "an address to listen on"),
+    "PORT": ("port", f"{_WHOLE} from 1 to 65535"),
+    "SPIDERTOUR_DATA": ("data_dir", "a folder"),
+    "REDIS_PREFIX": ("redis_prefix", "a key prefix"),
+    "DB_POOL_SIZE": ("pool_size", f"{_WHOLE} from 1 to 1000"),
+    "DB_COMMITS": ("commits", f"{_WHOLE} from 1 to 100"),
+    "COMMIT_INTERVAL_MS": ("commit_interval_ms", "milliseconds from 0 to 10000"),
+    "RATE_PER_SECOND": ("rate_per_second", "a number of messages a second above 0"),
+    "RATE_BURST": ("rate_burst", f"{_WHOLE} of messages from 1"),
+    "LOG_LEVEL": ("log_level", "debug, info, warning or error"),
+    "LOG_FORMAT": ("log_format", "text or json"),
+    "SOLVER_SECONDS": ("solver_seconds", "seconds above 0, at most 86400"),
+    "CERTIFY_TRIES": ("certify_tries", f"{_WHOLE} from 1 to 10000"),
+    "REGISTER_PER_MINUTE": ("register_per_minute", "a number a minute above 0"),
+    "REGISTER_BURST": ("register_burst", f"{_WHOLE} from 1"),
+    "JOIN_PER_MINUTE": ("join_per_minute", "a number a minute above 0"),
+    "JOIN_BURST": ("join_burst", f"{_WHOLE} from 1"),
+    "TRUSTED_PROXIES": ("trusted_proxies", "addresses or networks separated by commas"),
+    "ADDRESS_KEY": ("address_key", "a secret key"),
+}

@@ -60,7 +60,7 @@ class ServerProcess:
         env = {k: v for k, v in env.items() if v != ""}  # "" in env: leave that variable out
         log = open(self.log_path, "ab")  # noqa: SIM115 - kept open for the child's lifetime
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve", "--log-level", self.log_level],
+            [sys.executable, "-m", "spidertour.server.cli", "serve", "--log-level", self.log_level],
             cwd=ROOT,
             env=env,
             stdout=log,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from . import heuristic as h
 from .position import DEAL, Columns, SolverMove, Table, card_moves, deal_cards, deals, has_progress, play_cards
@@ -34,7 +35,13 @@ class SearchOutcome:
     stopped: str | None  # "nodes" or "time" when the budget ran out
 
 
-def _line(node: tuple | None) -> list[SolverMove]:
+# A line of moves as a linked list, last move first: (the line before it, the move), None when empty.
+Node: TypeAlias = "tuple[Node | None, SolverMove]"
+# What waits in the search's queue: priority, order, cost, position, cards dealt, line, depth.
+Entry: TypeAlias = "tuple[int, int, int, Columns, int, Node | None, int]"
+
+
+def _line(node: Node | None) -> list[SolverMove]:
     out: list[SolverMove] = []
     while node is not None:
         node, move = node
@@ -76,7 +83,6 @@ def search(
     heappush = heapq.heappush
     heappop = heapq.heappop
     cost0 = position_cost(table, start, dealt0)
-    Entry = tuple[int, int, int, Columns, int, tuple | None, int]  # priority, order, cost, position, line, depth
     heap: list[Entry] = [(cost0 * SCALE, 0, cost0, start, dealt0, None, 0)]
     seen = {hash((start, dealt0))}
     counter = 0

@@ -21,7 +21,7 @@ from spidertour.engine import Settings
 from spidertour.engine.errors import EngineError
 from spidertour.engine.solver import DEFAULT_PACE, solve
 
-from .cli_args import on_off
+from .args import on_off
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -1,58 +1,55 @@
-"""``spidertour tournament edit|close|cancel|entries|disqualify`` and ``spidertour schedule ...``:
-the organiser's actions against a running server ($SPIDERTOUR_URL, else http://127.0.0.1:$PORT)."""
+"""The organiser's commands against a running server: ``spidertour tournament create|edit|close|
+cancel|entries|disqualify``, ``spidertour integrity`` and ``spidertour leaderboard rebuild``."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-URL_HELP = "default $SPIDERTOUR_URL, else http://127.0.0.1:$PORT (PORT defaults to 8000)"
-EVERY = {"hour": 60, "day": 1440, "week": 10080}
+import msgspec
+
+from ..tournaments.messages import TournamentCreate
+from .args import on_off
+from .client import add_server_options, admin_call, show
 
 
-def admin_call(args: argparse.Namespace, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    """One admin request: (exit status, JSON answer or None). Errors are printed."""
-    import httpx
-
-    from .config import server_url
-
-    url = (args.server or server_url()).rstrip("/")
-    token = args.admin_token or os.environ.get("ADMIN_TOKEN")
-    if not token:
-        print("error: give --admin-token or set ADMIN_TOKEN", file=sys.stderr)
-        return 2, None
-    headers = {"authorization": f"Bearer {token}"}
-    if body is not None:
-        headers["content-type"] = "application/json"
+def run_tournament_create(args: argparse.Namespace) -> int:
+    settings = {
+        k: v
+        for k, v in {
+            "variant": args.variant,
+            "suits": args.suits,
+            "time_limit": args.time_limit,
+            "free_column": args.free_column,
+            "undo": args.undo,
+            "undo_limit": args.undo_limit,
+            "draw_pile_choice": args.draw_pile_choice,
+            "draw_pile_tops_up": args.draw_pile_tops_up,
+            "reveals_final": args.reveals_final,
+            "deal_variation": args.deal_variation,
+        }.items()
+        if v is not None
+    }
+    body = {
+        "name": args.name,
+        "settings": settings,
+        "opens_at": args.opens_at,
+        "closes_at": args.closes_at,
+        "seed": args.seed,
+        "certified": args.certified or None,
+        "certify_seconds": args.certify_seconds,
+        "start": args.start,
+    }
     try:
-        r = httpx.request(
-            method,
-            f"{url}{path}",
-            headers=headers,
-            timeout=30,
-            content=None if body is None else json.dumps(body).encode(),
-        )
-    except httpx.HTTPError as err:
-        print(f"error: cannot reach {url}: {err}", file=sys.stderr)
-        return 1, None
-    if r.status_code >= 400:
-        try:
-            detail = r.json().get("detail", r.text)
-        except ValueError:
-            detail = r.text
-        print(f"error {r.status_code}: {detail}", file=sys.stderr)
-        return 1, None
-    return 0, r.json()
-
-
-def _show(rc: int, answer: Any) -> int:
-    if answer is not None:
-        print(json.dumps(answer, indent=2))
-    return rc
+        data = msgspec.convert({k: v for k, v in body.items() if v is not None}, TournamentCreate)
+    except msgspec.ValidationError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    # A certified deal may take the server's solver a while (tries x seconds each).
+    timeout = 900 if data.certified else 30
+    return show(*admin_call(args, "POST", "/api/tournaments", msgspec.json.encode(data), timeout, expected=201))
 
 
 def run_edit(args: argparse.Namespace) -> int:
@@ -75,7 +72,7 @@ def run_edit(args: argparse.Namespace) -> int:
     if not body:
         print("error: nothing to change: give --name, --opens-at, --closes-at, --settings or --seed", file=sys.stderr)
         return 2
-    return _show(*admin_call(args, "PATCH", f"/api/tournaments/{args.tournament_id}", body))
+    return show(*admin_call(args, "PATCH", f"/api/tournaments/{args.tournament_id}", body))
 
 
 def run_close(args: argparse.Namespace) -> int:
@@ -139,66 +136,118 @@ def run_disqualify(args: argparse.Namespace) -> int:
     return rc
 
 
-def first_occurrence(at: str, every_minutes: int, now: datetime | None = None) -> datetime:
-    """The next time at ``HH:MM`` UTC (for an hourly schedule only the minutes count)."""
-    now = now or datetime.now(UTC)
-    clock = time.fromisoformat(at)
-    if every_minutes < 1440:
-        start = now.replace(minute=clock.minute, second=0, microsecond=0)
-        while start < now:
-            start += timedelta(minutes=every_minutes)
-        return start
-    start = now.replace(hour=clock.hour, minute=clock.minute, second=0, microsecond=0)
-    return start if start >= now else start + timedelta(days=1)
+def run_integrity(args: argparse.Namespace) -> int:
+    """The organiser's integrity report of a tournament: flags with their evidence."""
+    rc, report = admin_call(args, "GET", f"/api/tournaments/{args.tournament_id}/integrity", timeout=120)
+    if report is None:
+        return rc
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    th = report["thresholds"]
+    print(
+        f"Tournament {report['tournament_id']} {report['name']!r} ({report['status']}): {report['entries']} entries, "
+        f"{len(report['flags'])} flag(s)"
+    )
+    print(
+        f"  peek: a revealing move undone within {th['peek_seconds']:g} s; scout: {th['scout_deals']} deals within "
+        f"{th['scout_seconds']:g} s of the start, then an end or {th['idle_seconds']:g} s of nothing"
+    )
+    for flag in report["flags"]:
+        entries = flag["entries"] if flag["type"] == "shared_address" else [flag["entry"]]
+        who = ", ".join(
+            f"entry {e['entry_id']} (#{e['ordinal']} {e['player']}, {e['status']}, {e['score']})" for e in entries
+        )
+        print(f"- {flag['type']}: {who}")
+        print(f"    {flag['summary']}")
+        for peek in flag.get("peeks", []):
+            print(
+                f"    move {peek['move']} at {peek['t']:.1f} s turned a card in column {peek['column']}; "
+                f"undone by move {peek['undo_move']} at {peek['undo_t']:.1f} s"
+            )
+        for deal in flag.get("deals", []):
+            pile = "" if deal["pile"] is None else f" pile {deal['pile']}"
+            print(f"    move {deal['move']} at {deal['t']:.1f} s: deal{pile}")
+    if not report["flags"]:
+        print("Nothing to look into.")
+    return 0
 
 
-def run_schedule_create(args: argparse.Namespace) -> int:
-    every = EVERY.get(args.every) if args.every in EVERY else None
-    if every is None:
-        text = args.every.rstrip("m")
-        if not text.isdecimal():
-            print("error: --every is hour, day, week or a number of minutes (e.g. 30m)", file=sys.stderr)
-            return 2
-        every = int(text)
-    try:
-        first = datetime.fromisoformat(args.first) if args.first else first_occurrence(args.at, every)
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    body: dict[str, Any] = {
-        "name": args.name,
-        "first_opens_at": first.isoformat(),
-        "every_minutes": every,
-        "open_minutes": args.open_minutes,
-        "ahead_minutes": args.ahead_minutes,
-    }
-    settings = {
-        k: v
-        for k, v in {"variant": args.variant, "suits": args.suits, "time_limit": args.time_limit}.items()
-        if v is not None
-    }
-    if settings:
-        body["settings"] = settings
-    return _show(*admin_call(args, "POST", "/api/schedules", body))
-
-
-def run_schedule_list(args: argparse.Namespace) -> int:
-    return _show(*admin_call(args, "GET", "/api/schedules"))
-
-
-def run_schedule_stop(args: argparse.Namespace) -> int:
-    rc, answer = admin_call(args, "DELETE", f"/api/schedules/{args.schedule_id}")
+def run_leaderboard_rebuild(args: argparse.Namespace) -> int:
+    path = f"/api/tournaments/{args.tournament_id}/leaderboard/rebuild"
+    rc, answer = admin_call(args, "POST", path, b"", expected=200)
     if answer is not None:
-        print(f"schedule {answer['id']} stopped; the tournaments it created stay")
+        print(f"rebuilt the leaderboard of tournament {args.tournament_id}: {answer['entries']} entries")
     return rc
 
 
-def _server_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--server", help=URL_HELP)
-    p.add_argument("--admin-token", help="default $ADMIN_TOKEN")
+def add_commands(sub: Any) -> None:
+    """``tournament ...``, ``integrity`` and ``leaderboard rebuild`` on the ``spidertour`` command."""
+    tour = sub.add_parser("tournament", aliases=["tournaments"], help="organiser commands")
+    tsub = tour.add_subparsers(dest="action", required=True)
+    create = tsub.add_parser("create", help="create a tournament on a running server")
+    create.add_argument("--name", required=True)
+    create.add_argument("--variant", default="spider78")
+    create.add_argument("--suits", type=int)
+    create.add_argument("--time-limit", type=int)
+    create.add_argument("--free-column", type=on_off)
+    create.add_argument("--undo", type=on_off)
+    create.add_argument("--undo-limit", type=int)
+    create.add_argument("--draw-pile-choice", type=on_off)
+    create.add_argument("--draw-pile-tops-up", type=on_off)
+    create.add_argument(
+        "--reveals-final",
+        type=on_off,
+        metavar="on|off",
+        help="a revealed card stays revealed: undo gives no free peek at face-down cards",
+    )
+    create.add_argument(
+        "--deal-variation",
+        type=on_off,
+        metavar="on|off",
+        help="each entry plays the deal renamed: a second entry cannot read the deal off its screen",
+    )
+    create.add_argument(
+        "--start",
+        choices=["own", "together"],
+        help="together: everyone starts at --opens-at, so nobody can play the deal before anybody "
+        "else (closes at opens + time limit); own (default): each starts when ready",
+    )
+    create.add_argument("--opens-at", help="ISO time with zone; default now")
+    create.add_argument("--closes-at", help="ISO time with zone; default an hour after opening (not with together)")
+    create.add_argument(
+        "--seed",
+        help="default: drawn from a cryptographic source; a short one is safe too, "
+        "as the commitment also covers a secret 128-bit salt",
+    )
+    create.add_argument(
+        "--certified", action="store_true", help="a deal the server's solver wins (it draws seeds until one is won)"
+    )
+    create.add_argument("--certify-seconds", type=float, help="solver seconds a deal tried")
+    add_server_options(create)
+    create.set_defaults(run=run_tournament_create)
+
+    _add_changes(tsub)  # edit, close, cancel, entries, disqualify
+
+    integrity = sub.add_parser(
+        "integrity",
+        help="organiser: a tournament's integrity report "
+        "(shared addresses, undo peeks, scouting entries), with the evidence",
+    )
+    integrity.add_argument("tournament_id", type=int)
+    integrity.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_server_options(integrity)
+    integrity.set_defaults(run=run_integrity)
+
+    board = sub.add_parser("leaderboard", help="leaderboard commands")
+    bsub = board.add_subparsers(dest="action", required=True)
+    rebuild = bsub.add_parser("rebuild", help="rebuild a tournament's Redis leaderboard from PostgreSQL")
+    rebuild.add_argument("tournament_id", type=int)
+    add_server_options(rebuild)
+    rebuild.set_defaults(run=run_leaderboard_rebuild)
 
 
-def add_tournament_commands(tsub: Any) -> None:
+def _add_changes(tsub: Any) -> None:
     edit = tsub.add_parser("edit", help="change a tournament before it opens")
     edit.add_argument("tournament_id", type=int)
     edit.add_argument("--name")
@@ -214,7 +263,7 @@ def add_tournament_commands(tsub: Any) -> None:
         cmd = tsub.add_parser(name, help=text)
         cmd.add_argument("tournament_id", type=int)
         cmd.set_defaults(run=run)
-        _server_options(cmd)
+        add_server_options(cmd)
     entries = tsub.add_parser("entries", help="list a tournament's entries")
     entries.add_argument("tournament_id", type=int)
     entries.add_argument("--json", action="store_true")
@@ -225,27 +274,4 @@ def add_tournament_commands(tsub: Any) -> None:
     dq.add_argument("--reason", required=True)
     dq.set_defaults(run=run_disqualify)
     for cmd in (edit, entries, dq):
-        _server_options(cmd)
-
-
-def add_schedule_command(sub: Any) -> None:
-    schedule = sub.add_parser("schedule", aliases=["schedules"], help="recurring tournaments")
-    ssub = schedule.add_subparsers(dest="action", required=True)
-    create = ssub.add_parser("create", help="e.g. --every day --at 20:00: a tournament every day at 20:00 UTC")
-    create.add_argument("--name", required=True)
-    create.add_argument("--every", required=True, help="hour, day, week, or minutes such as 30m")
-    create.add_argument("--at", default="00:00", help="HH:MM UTC (hourly: the minutes); default 00:00")
-    create.add_argument("--first", help="the first opening, ISO time with zone (instead of --at)")
-    create.add_argument("--open-minutes", type=int, default=60, help="how long each is open (default 60)")
-    create.add_argument("--ahead-minutes", type=int, default=60, help="created this long before it opens")
-    create.add_argument("--variant")
-    create.add_argument("--suits", type=int)
-    create.add_argument("--time-limit", type=int)
-    create.set_defaults(run=run_schedule_create)
-    listing = ssub.add_parser("list", help="every schedule")
-    listing.set_defaults(run=run_schedule_list)
-    stop = ssub.add_parser("stop", help="stop a schedule (its tournaments stay)")
-    stop.add_argument("schedule_id", type=int)
-    stop.set_defaults(run=run_schedule_stop)
-    for cmd in (create, listing, stop):
-        _server_options(cmd)
+        add_server_options(cmd)

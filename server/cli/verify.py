@@ -29,9 +29,9 @@ from typing import Any
 from spidertour.engine import EngineError, Settings
 from spidertour.engine.replay import replay_game
 
-from .config import server_url
+from ..config import ConfigError
+from .client import server_url
 
-DEFAULT_URL = "http://127.0.0.1:8000"
 PAGE = 500  # standings rows per request (the server's largest page)
 TIME_UP_STATUSES = ("timed_out", "absent")
 
@@ -265,15 +265,17 @@ def _game(number: int, text: str, seed: str, settings: dict[str, Any]) -> GameCh
 
 
 def _standings_checks(games: list[GameCheck], standings: list[dict[str, Any]]) -> list[Check]:
-    by_entry = {g.entry_id: g for g in games if g.entry_id is not None and g.disqualified is None}
-    out = {g.entry_id for g in games if g.disqualified is not None}
+    by_entry: dict[int, GameCheck] = {
+        g.entry_id: g for g in games if g.entry_id is not None and g.disqualified is None
+    }
+    out: set[int | None] = {g.entry_id for g in games if g.disqualified is not None}
     checks = []
     ranks = [s.get("rank") for s in standings]
-    seen = [s.get("entry_id") for s in standings]
+    seen: list[int | None] = [s.get("entry_id") for s in standings]
     missing = sorted(set(by_entry) - set(seen))
     extra = sorted(e for e in set(seen) - set(by_entry) - out if e is not None)
-    ranked_out = sorted(e for e in set(seen) & out)
-    twice = sorted({e for e in seen if seen.count(e) > 1})
+    ranked_out = sorted(e for e in set(seen) & out if e is not None)
+    twice = sorted({e for e in seen if e is not None and seen.count(e) > 1})
     problems = []
     if ranks != list(range(1, len(standings) + 1)):
         problems.append("ranks are not 1, 2, 3 ...")
@@ -298,7 +300,8 @@ def _standings_checks(games: list[GameCheck], standings: list[dict[str, Any]]) -
         )
 
     for s in standings:
-        g = by_entry.get(s.get("entry_id"))
+        entry_id = s.get("entry_id")
+        g = by_entry.get(entry_id) if isinstance(entry_id, int) else None
         if g is None:
             continue
         g.rank, g.standing = s.get("rank"), s.get("score")
@@ -425,8 +428,8 @@ def render(report: Report, file: Any = None) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    url = (args.server or server_url()).rstrip("/")
     try:
+        url = (args.server or server_url()).rstrip("/")
         replays = None
         if args.replays is not None:
             try:
@@ -438,7 +441,7 @@ def run_verify(args: argparse.Namespace) -> int:
             except OSError as err:
                 raise VerifyError(f"cannot read {args.replays}: {err.strerror}") from None
         report = verify(url, args.tournament_id, replays)
-    except VerifyError as err:
+    except (VerifyError, ConfigError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     render(report)

@@ -1,10 +1,9 @@
-"""Seeds, salts, commitments, tokens and address hashes: what makes a tournament fair and a
-player's token and address safe."""
+"""Seeds, salts and commitments: what lets anyone check, after the finish, that the deal was fixed
+before the first entry."""
 
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import secrets
 from typing import Any
@@ -31,31 +30,9 @@ def commitment(seed: str, settings: dict[str, Any], salt: str | None) -> str:
     """SHA-256 (hex) of the canonical JSON of {"salt": ..., "seed": ..., "settings": ...}.
 
     ``salt=None`` is the form of tournaments created before salts: {"seed": ..., "settings": ...}.
-    Anyone can recompute either after the finish (docs/protocol.md, "Fairness").
+    Anyone can recompute either after the finish (docs/fair-play.md).
     """
     committed: dict[str, Any] = {"seed": seed, "settings": settings}
     if salt is not None:
         committed["salt"] = salt
     return hashlib.sha256(canonical(committed)).hexdigest()
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def token_hash(token: str) -> bytes:
-    """Tokens are long random strings, so one SHA-256 is enough; only this is stored."""
-    return hashlib.sha256(token.encode("utf-8")).digest()
-
-
-def same_secret(given: str, expected: str) -> bool:
-    return hmac.compare_digest(token_hash(given), token_hash(expected))
-
-
-def address_hash(key: bytes, address: str) -> bytes:
-    """A client address as the server keeps it: HMAC-SHA-256 under the server's address key.
-
-    Two entries from one address get the same hash; the address itself is never stored, and
-    without the key the hashes of all 2^32 IPv4 addresses cannot be tabulated.
-    """
-    return hmac.new(key, address.encode("utf-8"), hashlib.sha256).digest()

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
-from spidertour.engine import Deal, EngineError, MoveCards, Settings, Undo, move_from_json
+from spidertour.engine import Deal, EngineError, Game, MoveCards, Settings, Undo, move_from_json
 
-from . import protocol as p
-from .live import new_game
+from . import messages as p
 
 PEEK_SECONDS = 5.0
 SCOUT_SECONDS = 60.0
@@ -78,7 +77,7 @@ def shared_addresses(rows: list[Any]) -> list[p.SharedAddress]:
 
 def peeks(settings: Settings, seed: str, row: Any) -> list[p.Peek]:
     """Replay the entry's moves; every accepted undo that took back a revealing move soon after it."""
-    game = new_game(settings, seed, row["ordinal"])
+    game = Game(settings, seed, entry=row["ordinal"])  # the entry's own deal (renamed with deal_variation)
     undoable: list[tuple[int, float, int, int]] = []  # (move number, t, column, cards revealed)
     found = []
     for n, raw in enumerate(row["moves"], 1):
@@ -117,7 +116,7 @@ def scout(settings: Settings, row: Any, elapsed: float) -> p.Scout | None:
     evidence = [p.DealEvidence(move=n, t=float(m.get("t", 0)), pile=m.get("pile")) for n, m in deals]
     dealt = f"dealt {len(deals)} of {total} piles within {SCOUT_SECONDS:.0f} s of starting, then"
 
-    def found(then: str, move: int, t: float, idle: float | None, what: str) -> p.Scout:
+    def found(then: Literal["ended", "idled"], move: int, t: float, idle: float | None, what: str) -> p.Scout:
         return p.Scout(
             entry=flagged(row),
             deals=evidence,
@@ -148,7 +147,7 @@ def scout(settings: Settings, row: Any, elapsed: float) -> p.Scout | None:
 
 
 def report(tour: Any, rows: list[Any], now: datetime) -> p.IntegrityReport:
-    """The report for a tournament (its row) and its entries with their moves (``store.integrity_rows``)."""
+    """The report for a tournament (its row) and its entries with their moves (``fairplay.store.integrity_rows``)."""
     settings = Settings.from_json(tour["settings"])
     flags: list[p.Flag] = list(shared_addresses(rows))
     for row in rows:

@@ -2,21 +2,16 @@
 
 Each (kind, address) pair has a token bucket kept in Redis and updated by one Lua script, so the
 limit holds however many server processes share that Redis: ``burst`` requests at once, then
-``rate`` a second. The address is never put into Redis as it is: the key holds its keyed hash.
-
-The client's address is the connection's peer, except when the peer is one of the operator's
-trusted proxies (``TRUSTED_PROXIES``): then it is the right-most ``X-Forwarded-For`` address that
-is not itself a trusted proxy. Without that setting the header is ignored, so nobody can pick an
-address to dodge the limit by sending the header.
+``per_minute`` a minute. The address is never put into Redis as it is: the key holds its keyed
+hash (``addresses`` says which address a request comes from).
 """
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import math
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, cast
 
 from litestar.connection import ASGIConnection
 from litestar.exceptions import HTTPException
@@ -24,11 +19,12 @@ from litestar.handlers import BaseRouteHandler
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from .fairness import address_hash
+from ..config import Limit, Network
+from ..core import core_of
+from ..lib.tokens import address_hash
+from .addresses import client_address
 
 log = logging.getLogger("spidertour.limits")
-
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 # KEYS[1]: the bucket. ARGV: rate (tokens a second), burst. The clock is Redis's own, the same for
 # every server process. Answers {1, "0"} when a token was taken, else {0, seconds until one is there}.
@@ -55,49 +51,6 @@ return {allowed, tostring(wait)}
 """
 
 
-@dataclass(frozen=True, slots=True)
-class Limit:
-    """``burst`` requests at once, then ``per_minute`` a minute; what ``what`` names in the refusal."""
-
-    kind: str
-    per_minute: float
-    burst: int
-    what: str
-
-
-def parse_networks(text: str) -> tuple[Network, ...]:
-    """``TRUSTED_PROXIES``: addresses or networks, comma-separated ("10.0.0.0/8, 127.0.0.1")."""
-    out = []
-    for part in text.split(","):
-        part = part.strip()
-        if part:
-            try:
-                out.append(ipaddress.ip_network(part, strict=False))
-            except ValueError:
-                raise ValueError(f"TRUSTED_PROXIES: {part!r} is not an address or a network") from None
-    return tuple(out)
-
-
-def _trusted(address: str, proxies: tuple[Network, ...]) -> bool:
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    return any(ip in net for net in proxies)
-
-
-def client_address(connection: ASGIConnection[Any, Any, Any, Any], proxies: tuple[Network, ...]) -> str:
-    """The client's address: the peer, or what a trusted proxy says it forwarded for."""
-    peer = connection.client.host if connection.client else "unknown"
-    if not proxies or not _trusted(peer, proxies):
-        return peer
-    forwarded = [a.strip() for h in connection.headers.getall("x-forwarded-for", []) for a in h.split(",")]
-    for address in reversed([a for a in forwarded if a]):
-        if not _trusted(address, proxies):
-            return address
-    return forwarded[0] if forwarded and forwarded[0] else peer
-
-
 class Limiter:
     def __init__(self, redis: Redis, prefix: str, proxies: tuple[Network, ...], key: bytes) -> None:
         self.redis = redis
@@ -120,13 +73,20 @@ class Limiter:
         return 0.0 if int(allowed) else max(float(wait), 0.001)
 
 
-def limit_guard(kind: str):  # type: ignore[no-untyped-def]
+def limiter_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Limiter:
+    return cast(Limiter, connection.app.state.limiter)
+
+
+Guard = Callable[[ASGIConnection[Any, Any, Any, Any], BaseRouteHandler], Awaitable[None]]
+
+
+def limit_guard(kind: str) -> Guard:
     """A route guard: 429 with Retry-After once this address has used its ``kind`` allowance."""
 
     async def guard(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
-        services = connection.app.state.services
-        limit: Limit = services.config.limits[kind]
-        wait = await services.limiter.take(limit, services.limiter.address_hash(connection))
+        limit = core_of(connection).config.limits[kind]
+        limiter = limiter_of(connection)
+        wait = await limiter.take(limit, limiter.address_hash(connection))
         if wait:
             seconds = math.ceil(wait)
             raise HTTPException(

@@ -12,8 +12,12 @@ import logging.config
 import warnings
 from typing import Any
 
+import asyncpg
 from litestar.exceptions import HTTPException
 from litestar.types import Scope
+from redis.exceptions import RedisError
+
+from .metrics import DB_ERRORS, REDIS_ERRORS
 
 log = logging.getLogger("spidertour.http")
 
@@ -73,11 +77,6 @@ async def log_exception(exc: Exception, scope: Scope) -> None:
 
 
 def _count_backend_error(exc: BaseException) -> None:
-    import asyncpg
-    from redis.exceptions import RedisError
-
-    from .metrics import DB_ERRORS, REDIS_ERRORS
-
     if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError):
         DB_ERRORS.inc()
     elif isinstance(exc, RedisError):

@@ -1,4 +1,4 @@
-"""Prometheus metrics of one server process, served at ``GET /metrics``.
+"""Prometheus metrics of one server process (served at ``GET /metrics`` by ``scrape``).
 
 The move path only increments counters and observes histograms (no I/O, nothing awaited);
 figures that need the database (games and tournaments by status) are read when scraped.
@@ -6,10 +6,7 @@ figures that need the database (games and tournaments by status) are read when s
 
 from __future__ import annotations
 
-from typing import Any
-
-from litestar import MediaType, Request, Response, get
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 
@@ -36,36 +33,3 @@ REDIS_ERRORS = Counter("spidertour_redis_errors", "Redis calls that failed", reg
 REBUILDS = Counter("spidertour_leaderboard_rebuilds", "Leaderboards rebuilt from PostgreSQL", registry=REGISTRY)
 GAMES = Gauge("spidertour_games", "Entries of unfinished tournaments, by status", ["status"], registry=REGISTRY)
 TOURNAMENTS = Gauge("spidertour_tournaments", "Tournaments by status", ["status"], registry=REGISTRY)
-
-ENTRY_STATUSES = ("joined", "playing", "won", "ended", "timed_out", "absent")
-TOURNAMENT_STATUSES = ("scheduled", "open", "closing", "finished", "cancelled")
-
-
-async def _read_database(request: Request[Any, Any, Any]) -> None:
-    from . import store
-
-    services = request.app.state.services
-    try:
-        games = await services.db.fetch(
-            """SELECT e.status, count(*) AS n FROM tournaments t JOIN entries e ON e.tournament_id = t.id
-                WHERE t.finished_at IS NULL GROUP BY e.status"""
-        )
-        tournaments = await services.db.fetch(
-            f"SELECT {store.STATUS_SQL} AS status, count(*) AS n FROM tournaments t GROUP BY 1"
-        )
-    except Exception:
-        DB_ERRORS.inc()
-        return
-    counts = {r["status"]: r["n"] for r in games}
-    for status in {*ENTRY_STATUSES, *counts}:
-        GAMES.labels(status).set(counts.get(status, 0))
-    counts = {r["status"]: r["n"] for r in tournaments}
-    for status in {*TOURNAMENT_STATUSES, *counts}:
-        TOURNAMENTS.labels(status).set(counts.get(status, 0))
-
-
-@get("/metrics", media_type=MediaType.TEXT, include_in_schema=False)
-async def metrics(request: Request[Any, Any, Any]) -> Response[bytes]:
-    """Prometheus text format."""
-    await _read_database(request)
-    return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)

@@ -2,7 +2,7 @@
 
 The page is Swagger UI from the ``swagger-ui-py`` package's files, served under
 ``/schema/assets/``: no script from another site, no inline script (the page passes the
-Content-Security-Policy of server/security.py).
+Content-Security-Policy of ``server.operations.security``).
 """
 
 from __future__ import annotations
@@ -16,14 +16,15 @@ from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.static_files import create_static_files_router
+from litestar.types import ControllerRouterHandler
 
-from . import protocol as p
+from .errors import ErrorBody
 
 SWAGGER_DIR = Path(swagger_ui.__file__).resolve().parent / "static"
 ASSETS = "/schema/assets"
 
-ADMIN = [{"admin": []}]
-PLAYER = [{"player": []}]
+ADMIN: list[dict[str, list[str]]] = [{"admin": []}]
+PLAYER: list[dict[str, list[str]]] = [{"player": []}]
 
 ERRORS = {
     400: "The request is malformed or breaks a rule: `detail` (and `extra`) say which",
@@ -39,7 +40,7 @@ ERRORS = {
 
 def errors(*codes: int) -> dict[int, ResponseSpec]:
     """OpenAPI responses for these error codes: the JSON error body of every HTTP error."""
-    return {code: ResponseSpec(p.ErrorBody, description=ERRORS[code]) for code in codes}
+    return {code: ResponseSpec(ErrorBody, description=ERRORS[code]) for code in codes}
 
 
 INIT_JS = """// Swagger UI on this server's own OpenAPI document.
@@ -91,7 +92,7 @@ async def swagger_init() -> Response[str]:
     return Response(INIT_JS, media_type="text/javascript")
 
 
-ASSET_ROUTES = [
+ASSET_ROUTES: list[ControllerRouterHandler] = [
     swagger_init,
     create_static_files_router(path=ASSETS, directories=[SWAGGER_DIR], name="swagger-assets", include_in_schema=False),
 ]

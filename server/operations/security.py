@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from litestar.connection import ASGIConnection
+from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException
 from litestar.handlers import BaseRouteHandler
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
@@ -45,7 +46,7 @@ def security_headers(app: ASGIApp) -> ASGIApp:
     """ASGI middleware: the headers above on every HTTP response, errors and static files included."""
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != ScopeType.HTTP:
             await app(scope, receive, send)
             return
 
@@ -62,7 +63,7 @@ def security_headers(app: ASGIApp) -> ASGIApp:
 
 def json_bodies_only(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
     """Guard: a body sent with a method that has one must be ``application/json`` (else 415)."""
-    if connection.scope["type"] != "http" or connection.scope.get("method") not in BODY_METHODS:
+    if connection.scope["type"] != ScopeType.HTTP or connection.scope.get("method") not in BODY_METHODS:
         return
     headers = connection.headers
     media_type = headers.get("content-type", "").partition(";")[0].strip().lower()

@@ -9,8 +9,8 @@ import asyncpg
 
 from spidertour.engine import Game, Result, Settings, move_from_json
 
+from ..watch.messages import Row
 from . import store
-from .leaderboard import Row
 
 FINISHED = ("won", "ended", "timed_out", "absent")
 
@@ -54,22 +54,14 @@ class LiveGame:
         )
 
 
-def new_game(settings: Settings, seed: str, ordinal: int) -> Game:
-    """An entry's game: the tournament's deal, renamed for the entry's ordinal with deal_variation
-    (the engine ignores the ordinal without it)."""
-    return Game(settings, seed, entry=ordinal)
-
-
 async def load(db: asyncpg.Pool, entry_id: int) -> LiveGame | None:
     """Rebuild an entry's game by replaying its committed moves at their recorded times."""
     async with db.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
         row = await store.entry(conn, entry_id)
         if row is None:
             return None
-        tour = await store.tournament(conn, row["tournament_id"])
         committed = await store.moves(conn, entry_id) if row["started_at"] is not None else []
-    assert tour is not None
-    settings = Settings.from_json(tour["settings"])
+    settings = Settings.from_json(row["settings"])
     live = LiveGame(
         entry_id=entry_id,
         tournament_id=row["tournament_id"],
@@ -77,9 +69,9 @@ async def load(db: asyncpg.Pool, entry_id: int) -> LiveGame | None:
         player=row["player"],
         ordinal=row["ordinal"],
         settings=settings,
-        seed=tour["seed"],
-        start=tour["start"],
-        opens_at=tour["opens_at"].timestamp(),
+        seed=row["seed"],
+        start=row["start"],
+        opens_at=row["opens_at"].timestamp(),
         status=row["status"],
         game=None,
         started=row["started_at"].timestamp() if row["started_at"] else None,
@@ -91,7 +83,9 @@ async def load(db: asyncpg.Pool, entry_id: int) -> LiveGame | None:
     )
     if live.started is None:
         return live
-    game = new_game(settings, tour["seed"], row["ordinal"])
+    # The tournament's deal, renamed for the entry's ordinal with deal_variation (the engine
+    # ignores the ordinal without it).
+    game = Game(settings, row["seed"], entry=row["ordinal"])
     for m in committed:
         live.last_result = game.play(move_from_json(m["move"]), m["t"])
         live.last_move = m["move"]

@@ -11,21 +11,30 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, cast
 
 import asyncpg
 import msgspec
-from litestar import WebSocket, websocket
+from litestar import WebSocket
 
 from spidertour.engine import TIMED_OUT, Deal, End, EngineError, GameOverError, Move, MoveCards, Undo
 
-from . import metrics, store
-from . import protocol as p
-from .fairness import token_hash
-from .leaderboard import row_of
+from ..core import Core
+from ..fairplay.limits import Limiter
+from ..lib.http import valid_id
+from ..lib.messages import encoder
+from ..lib.tokens import token_hash
+from ..operations.metrics import ACK_SECONDS, DB_ERRORS, REFUSALS
+from ..players.store import player_by_token
+from ..watch import store as watch_store
+from ..watch.boards import Boards
+from ..watch.messages import row_of
+from . import messages as p
+from . import store
 from .live import FINISHED, LiveGame, load
-from .metrics import ACK_SECONDS, PLAY_CONNECTIONS, REFUSALS
-from .services import Services
+from .rate import TokenBucket
+from .runtime import Event, Play
 
 log = logging.getLogger("spidertour.play")
 
@@ -33,11 +42,10 @@ CLOSE_TAKEN_OVER = 4001
 CLOSE_UNAUTHORISED = 4003
 CLOSE_FLOOD = 4008
 AUTH_SECONDS = 15.0
-MAX_ID = 2**63 - 1  # PostgreSQL bigint
 MOVE_JSON = msgspec.json.Encoder()
 PILE_MOVES = ("deal", "undo")  # the moves that may change the draw piles
 
-DB_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError)
+DB_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError)
 
 
 def engine_move(msg: p.PlayMessage) -> Move:
@@ -57,55 +65,33 @@ def view_of(live: LiveGame) -> p.View:
     return p.View(**v, draw_piles=None if piles is None else [p.DrawPile(**d) for d in piles])
 
 
-class TokenBucket:
-    """At most ``rate`` messages a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens, self.at = float(burst), time.monotonic()
-
-    async def wait(self) -> None:
-        """Take one token, sleeping until there is one: a fast client is slowed to the rate."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            await asyncio.sleep((1 - self.tokens) / self.rate)
-            self.tokens = 1.0
-            self.at = time.monotonic()
-        self.tokens -= 1
-
-    def take(self) -> bool:
-        """Take one token if there is one now."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 class PlaySession:
-    def __init__(self, services: Services, socket: WebSocket, entry_id: int) -> None:
-        self.s = services
+    def __init__(
+        self, core: Core, play: Play, boards: Boards, limiter: Limiter, socket: WebSocket[Any, Any, Any], entry_id: int
+    ) -> None:
+        self.core = core
+        self.db = core.db
+        self.config = core.config
+        self.play = play
+        self.boards = boards
+        self.limiter = limiter
         self.socket = socket
         self.entry_id = entry_id
-        self.events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self.events: asyncio.Queue[Event] = asyncio.Queue()
         self.live: LiveGame | None = None
         self.epoch = 0
         self.dirty = False  # a commit failed: reload from PostgreSQL before the next move
         self.timer: asyncio.Task[None] | None = None
         self.closed = False
         self.turn = asyncio.Lock()  # held while an event is handled: one at a time, in order
-        self.bucket = TokenBucket(services.config.rate_per_second, services.config.rate_burst)
+        self.bucket = TokenBucket(core.config.rate_per_second, core.config.rate_burst)
         self.inline = False  # authenticated: the reader may handle a frame itself when nothing waits
 
     # ------------------------------------------------------------------ plumbing
 
     async def send(self, msg: p.ServerMessage) -> None:
         if not self.closed:
-            await self.socket.send_data(p.encoder.encode(msg).decode(), mode="text")
+            await self.socket.send_data(encoder.encode(msg).decode(), mode="text")
 
     async def error(self, code: str, reason: str, seq: int | None = None) -> None:
         REFUSALS.labels(code).inc()
@@ -121,16 +107,16 @@ class PlaySession:
         """Read frames. A frame that finds nothing waiting or being handled, within the rate, is handled
         here at once (the common case: one move, its answer, the next move); the others go through the
         queue in order. A client that sends far faster than it is answered is cut off."""
-        limit = self.s.config.flood_limit
+        limit = self.config.flood_limit
         warned = False
         try:
             while True:
                 event = await self.socket.receive()
                 if event["type"] == "websocket.disconnect":
                     break
-                data = event.get("text")
+                data = cast("str | bytes | None", event.get("text"))
                 if data is None:
-                    data = event.get("bytes") or b""
+                    data = cast("bytes | None", event.get("bytes")) or b""
                 if self.inline and self.events.empty() and not self.turn.locked() and self.bucket.take():
                     try:
                         async with self.turn:
@@ -153,15 +139,16 @@ class PlaySession:
 
     def _decode(self, data: str | bytes) -> p.ClientMessage | str:
         size = len(data)
-        limit = self.s.config.max_message_bytes
+        limit = self.config.max_message_bytes
         if size > limit:
             return f"message too large: {size} bytes (the limit is {limit})"
         try:
-            return p.client_decoder.decode(data)
+            message: p.ClientMessage = p.client_decoder.decode(data)
         except msgspec.ValidationError as err:
             return f"invalid message: {err}"
         except msgspec.DecodeError as err:
             return f"malformed JSON: {err}"
+        return message
 
     # ------------------------------------------------------------------ the session
 
@@ -171,8 +158,8 @@ class PlaySession:
         try:
             if await self._authenticate():
                 await self._loop()
-        except DB_ERRORS:
-            metrics.DB_ERRORS.inc()
+        except DB_FAILURES:
+            DB_ERRORS.inc()
             log.warning("database unavailable; closing entry %s", self.entry_id, exc_info=True)
             with contextlib.suppress(Exception):
                 await self.error("try_again", "the database is unavailable: reconnect in a moment")
@@ -181,8 +168,8 @@ class PlaySession:
             reader.cancel()
             if self.timer:
                 self.timer.cancel()
-            if self.s.sessions.get(self.entry_id) is self:
-                del self.s.sessions[self.entry_id]
+            if self.play.sessions.get(self.entry_id) is self.events:
+                del self.play.sessions[self.entry_id]
             await self.close(1000, "bye")
 
     async def _authenticate(self) -> bool:
@@ -199,24 +186,24 @@ class PlaySession:
             await self.error("unauthorised", 'the first message must be {"type": "auth", "token": ...}')
             await self.close(CLOSE_UNAUTHORISED, "no auth")
             return False
-        player = await store.player_by_token(self.s.db, token_hash(msg.token))
-        entry = await store.entry(self.s.db, self.entry_id) if 0 < self.entry_id <= MAX_ID else None
+        player = await player_by_token(self.db, token_hash(msg.token))
+        entry = await store.entry(self.db, self.entry_id) if valid_id(self.entry_id) else None
         if player is None or entry is None or entry["player_id"] != player["id"]:
             await self.error("unauthorised", "this token does not own that entry")
             await self.close(CLOSE_UNAUTHORISED, "not your entry")
             return False
-        self.epoch = await store.claim(self.s.db, self.entry_id, self.s.limiter.address_hash(self.socket))
-        older = self.s.sessions.get(self.entry_id)
-        self.s.sessions[self.entry_id] = self
+        self.epoch = await store.claim(self.db, self.entry_id, self.limiter.address_hash(self.socket))
+        older = self.play.sessions.get(self.entry_id)
+        self.play.sessions[self.entry_id] = self.events
         if older is not None:
-            older.events.put_nowait(("taken_over", None))
-        await self.s.hub.takeover(self.entry_id)  # and on every other process
+            older.put_nowait(("taken_over", None))
+        await self.boards.hub.takeover(self.entry_id)  # and on every other process
         await self._reload()
         await self._send_state()
         return True
 
     async def _reload(self) -> None:
-        self.live = await load(self.s.db, self.entry_id)
+        self.live = await load(self.db, self.entry_id)
         self.dirty = False
         self._arm_timer()
 
@@ -278,7 +265,7 @@ class PlaySession:
                     await self._start_together()
                 elif kind == "taken_over":
                     await self._taken_over()
-                elif kind == "stopped":  # the organiser ended the game (server/organiser.py)
+                elif kind == "stopped":  # the organiser ended the game (play.stop)
                     await self.error("stopped", data)
                     await self._reload()
                     await self._send_state()
@@ -320,8 +307,8 @@ class PlaySession:
         (the clock's sweep does it too, for players who are not connected; whichever runs first)."""
         live = self.live
         assert live is not None
-        for started in await store.start_together(self.s.db, live.tournament_id):
-            await self.s.publish(started["tournament_id"], started["ordinal"], row_of(started))
+        for started in await store.start_together(self.db, live.tournament_id):
+            await self.boards.publish(started["tournament_id"], started["ordinal"], row_of(started))
         await self._reload()  # still waiting (the database's clock a moment behind): the timer looks again
         if self.live is not None and self.live.status != "joined":
             await self._send_state()
@@ -345,10 +332,9 @@ class PlaySession:
             else:
                 await self._start_together(asked=True)
             return
-        row = await store.start(self.s.db, self.entry_id, live.time_limit)
+        row = await store.start(self.db, self.entry_id, live.time_limit)
         if row is None:
-            tour = await store.tournament(self.s.db, live.tournament_id)
-            status = tour["status"] if tour else "gone"
+            status = await watch_store.status(self.db, live.tournament_id) or "gone"
             await self.error("not_open", f"the tournament is {status}: games start only while it is open")
             return
         await self._reload()
@@ -358,7 +344,7 @@ class PlaySession:
     async def _publish(self) -> None:
         live = self.live
         assert live is not None
-        await self.s.publish(live.tournament_id, live.ordinal, live.row())
+        await self.boards.publish(live.tournament_id, live.ordinal, live.row())
 
     async def _play(self, msg: p.PlayMessage) -> None:
         if self.dirty:
@@ -396,7 +382,7 @@ class PlaySession:
         status = game.outcome or "playing"
         move_json = move.to_json()
         try:
-            ok = await self.s.moves.submit(
+            ok = await self.play.moves.submit(
                 store.MoveRecord(
                     live.entry_id,
                     self.epoch,
@@ -412,7 +398,7 @@ class PlaySession:
                     game.time_left,
                 )
             )
-        except DB_ERRORS:
+        except DB_FAILURES:
             log.warning("commit failed for entry %s", live.entry_id, exc_info=True)
             self.dirty = True
             await self.error("try_again", "the move was not saved (database unavailable): send it again", seq)
@@ -433,7 +419,7 @@ class PlaySession:
 
     async def _lost_write(self, seq: int) -> None:
         """The commit matched nothing: a newer connection holds the entry, or the clock ran out."""
-        entry = await store.entry(self.s.db, self.entry_id)
+        entry = await store.entry(self.db, self.entry_id)
         if entry is None or entry["epoch"] != self.epoch:
             await self._taken_over()
             return
@@ -488,25 +474,12 @@ class PlaySession:
         if live.deadline is not None and time.time() < live.deadline:
             self._arm_timer()
             return
-        await store.time_out(self.s.db, live.entry_id)
+        await store.time_out(self.db, live.entry_id)
         await self._reload()
         if self.live and self.live.game and self.live.game.over:
             await self._publish()
             await self._send_over()
 
 
-def _dt(seconds: float) -> Any:
-    from datetime import UTC, datetime
-
+def _dt(seconds: float) -> datetime:
     return datetime.fromtimestamp(seconds, UTC)
-
-
-@websocket("/ws/play/{entry_id:int}")
-async def play_socket(socket: WebSocket, entry_id: int) -> None:
-    """Play one entry. First message: {"type": "auth", "token": ...}. See docs/protocol.md."""
-    services: Services = socket.app.state.services
-    PLAY_CONNECTIONS.inc()
-    try:
-        await PlaySession(services, socket, entry_id).run()
-    finally:
-        PLAY_CONNECTIONS.dec()

@@ -1,47 +1,37 @@
-"""PostgreSQL: the connection pool and the migrations of ``schema/``, applied in order, each once."""
+"""The migrations of ``schema/`` (the package ``spidertour.schema``), applied in order, each once."""
 
 from __future__ import annotations
 
 import logging
 import re
-import sys
-from pathlib import Path
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 
-import asyncpg
+from .pool import Connection
 
 log = logging.getLogger("spidertour.db")
 
-
-def _schema_dir() -> Path:
-    """``schema/`` beside the package in a source tree; ``<prefix>/share/spidertour/schema`` once
-    installed (pyproject.toml's data-files)."""
-    here = Path(__file__).resolve().parent
-    candidates = (here.parent / "schema", Path(sys.prefix) / "share" / "spidertour" / "schema")
-    for candidate in candidates:
-        if any(candidate.glob("[0-9][0-9][0-9]_*.sql")):
-            return candidate
-    raise RuntimeError(f"no migrations found in {' or '.join(map(str, candidates))}")
-
-
-SCHEMA_DIR = _schema_dir()
+SCHEMA = files("spidertour.schema")  # the SQL files, wherever the package is installed
 _MIGRATION = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
 _LOCK_KEY = 0x5B1DE7  # advisory lock: one process migrates at a time
 
 
-def migrations(directory: Path = SCHEMA_DIR) -> list[tuple[int, str, str]]:
+def migrations(directory: Traversable = SCHEMA) -> list[tuple[int, str, str]]:
     """(version, name, sql) for every numbered migration file, in order."""
     found = []
-    for path in sorted(directory.glob("*.sql")):
+    for path in sorted(directory.iterdir(), key=lambda p: p.name):
         m = _MIGRATION.match(path.name)
         if m:
-            found.append((int(m.group(1)), m.group(2), path.read_text()))
+            found.append((int(m.group(1)), m.group(2), path.read_text(encoding="utf-8")))
     versions = [v for v, _, _ in found]
     if len(set(versions)) != len(versions):
         raise RuntimeError("two migrations share a number")
+    if not found:
+        raise RuntimeError(f"no migrations found in {directory}")
     return found
 
 
-async def migrate(conn: asyncpg.Connection, directory: Path = SCHEMA_DIR) -> list[int]:
+async def migrate(conn: Connection, directory: Traversable = SCHEMA) -> list[int]:
     """Apply the migrations not yet recorded in ``schema_migrations``. Returns those applied."""
     await conn.execute("SELECT pg_advisory_lock($1)", _LOCK_KEY)
     try:
@@ -64,15 +54,3 @@ async def migrate(conn: asyncpg.Connection, directory: Path = SCHEMA_DIR) -> lis
         return applied
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1)", _LOCK_KEY)
-
-
-async def _init_connection(conn: asyncpg.Connection) -> None:
-    import json
-
-    await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
-
-
-async def create_pool(url: str, size: int = 10) -> asyncpg.Pool:
-    pool = await asyncpg.create_pool(url, min_size=1, max_size=size, init=_init_connection)
-    assert pool is not None
-    return pool

@@ -1,5 +1,6 @@
-"""The server's clock at work: games end at their deadlines, tournaments open, close and finish,
-and leaderboards missing from Redis are rebuilt from PostgreSQL."""
+"""The server's clock at work: tournaments that start together start, games end at their deadlines,
+closed tournaments finish, scheduled ones are created, watchers hear of every change of status, and
+leaderboards missing from Redis are rebuilt from PostgreSQL. Safe to run in any number of processes."""
 
 from __future__ import annotations
 
@@ -9,79 +10,70 @@ import time
 
 from redis.exceptions import RedisError
 
+from ..core import Core
+from ..operations.metrics import DB_ERRORS, REDIS_ERRORS
+from ..play import store as play_store
+from ..storage.sql import STATUS_SQL
+from ..watch import store as watch_store
+from ..watch.boards import Boards
+from ..watch.messages import row_of
 from . import store
-from .leaderboard import row_of
-from .metrics import DB_ERRORS, REDIS_ERRORS
-from .services import Services
+from .pars import Pars
+from .schedules import SCHEDULE_SECONDS, create_scheduled
 
 log = logging.getLogger("spidertour.clock")
 
 
-async def sweep_once(services: Services, seen: dict[int, str] | None = None) -> tuple[int, list[int]]:
+async def sweep_once(
+    core: Core, boards: Boards, pars: Pars, seen: dict[int, str] | None = None
+) -> tuple[int, list[int]]:
     """Start the games of tournaments that start together, end overdue games and finish closed
-    tournaments. Safe to run in any number of processes."""
-    for record in await store.start_together(services.db):
-        await services.publish(record["tournament_id"], record["ordinal"], row_of(record))
-    timed_out = await store.time_out(services.db)
+    tournaments. Returns how many games timed out and the tournaments finished."""
+    db = core.db
+    for record in await play_store.start_together(db):
+        await boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
+    timed_out = await play_store.time_out(db)
     for record in timed_out:
-        await services.publish(record["tournament_id"], record["ordinal"], row_of(record))
+        await boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
     finished = []
-    for tid, absent in await store.finish_due(services.db):
+    for tid, absent in await store.finish_due(db):
         # The finishing update carries the entries that never started as the standings show them
         # (absent, no time left), with the final status, in one message to the watchers.
-        await services.publish_many(tid, [(record["ordinal"], row_of(record)) for record in absent])
-        services.hub.status_changed(tid, "finished")
+        await boards.publish_many(tid, [(record["ordinal"], row_of(record)) for record in absent])
+        boards.status_changed(tid, "finished")
         finished.append(tid)
-    services.start_pars()  # the par of what just finished (and of any finished without one)
+    pars.start()  # the par of what just finished (and of any finished without one)
     if seen is not None:
-        await _status_changes(services, seen)
-    await _rebuild_missing(services)
+        await _status_changes(core, boards, seen)
+    try:
+        await boards.rebuild_missing(db, await watch_store.active_tournaments(db))
+    except RedisError:
+        REDIS_ERRORS.inc()
+        log.warning("Redis unavailable: leaderboards will be rebuilt when it returns")
     return len(timed_out), finished
 
 
-async def _status_changes(services: Services, seen: dict[int, str]) -> None:
+async def _status_changes(core: Core, boards: Boards, seen: dict[int, str]) -> None:
     """Tell watchers when a tournament opens or starts closing (both follow from the clock)."""
-    rows = await services.db.fetch(
-        f"SELECT t.id, {store.STATUS_SQL} AS status FROM tournaments t "
+    rows = await core.db.fetch(
+        f"SELECT t.id, {STATUS_SQL} AS status FROM tournaments t "
         "WHERE t.finished_at IS NULL OR t.finished_at > now() - interval '1 minute'"
     )
     for row in rows:
         if seen.get(row["id"], row["status"]) != row["status"]:
-            services.hub.status_changed(row["id"], row["status"])
+            boards.status_changed(row["id"], row["status"])
         seen[row["id"]] = row["status"]
 
 
-async def _rebuild_missing(services: Services) -> None:
-    try:
-        active = await store.active_tournaments(services.db)
-        pipe = services.redis.pipeline(transaction=False)
-        for tid in active:
-            pipe.exists(services.board.key(tid, "built"))
-        built = await pipe.execute() if active else []
-        missing = {tid for tid, ok in zip(active, built, strict=True) if not ok} | (services.stale_boards & set(active))
-        for tid in sorted(missing):  # a flag goes only with its own rebuild: a failed one is tried again
-            services.stale_boards.discard(tid)
-            try:
-                await services.board.rebuild(services.db, tid)
-            except RedisError:
-                services.stale_boards.add(tid)
-                raise
-    except RedisError:
-        REDIS_ERRORS.inc()
-        log.warning("Redis unavailable: leaderboards will be rebuilt when it returns")
-
-
-async def run_clock(services: Services) -> None:
-    from .organiser import SCHEDULE_SECONDS, create_scheduled
-
+async def run_clock(core: Core, boards: Boards, pars: Pars) -> None:
     seen: dict[int, str] = {}
     scheduled_at = 0.0
     while True:
         try:
             if time.monotonic() - scheduled_at >= SCHEDULE_SECONDS:
                 scheduled_at = time.monotonic()
-                await create_scheduled(services)
-            await sweep_once(services, seen)
+                await create_scheduled(core.db, pars.solver, core.config)
+            await sweep_once(core, boards, pars, seen)
         except asyncio.CancelledError:
             raise
         except RedisError:
@@ -90,4 +82,4 @@ async def run_clock(services: Services) -> None:
         except Exception:
             DB_ERRORS.inc()
             log.warning("clock sweep failed; retrying", exc_info=True)
-        await asyncio.sleep(services.config.sweep_seconds)
+        await asyncio.sleep(core.config.sweep_seconds)

@@ -13,13 +13,16 @@ import logging
 import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, cast
+
+import asyncpg
+from litestar.connection import ASGIConnection
 
 from spidertour.engine import Settings
 from spidertour.engine.solver import DEFAULT_PACE, solve
 
+from ..fairplay.commitment import new_seed
 from . import store
-from .fairness import new_seed
 
 log = logging.getLogger("spidertour.solver")
 
@@ -65,7 +68,7 @@ class SolverPool:
 
     async def solve(self, settings: dict[str, Any], seed: str, seconds: float) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), solve_job, settings, seed, seconds)  # type: ignore[no-any-return]
+        return await loop.run_in_executor(self._pool(), solve_job, settings, seed, seconds)
 
     def close(self) -> None:
         if self._executor is not None:
@@ -96,7 +99,7 @@ async def certify(
     )
 
 
-async def work_out_pars(db: Any, pool: SolverPool, seconds: float) -> int:
+async def work_out_pars(db: asyncpg.Pool, pool: SolverPool, seconds: float) -> int:
     """The par of every finished tournament that has none yet (a few at a time). Returns how many."""
     done = 0
     for row in await store.finished_without_par(db):
@@ -105,3 +108,38 @@ async def work_out_pars(db: Any, pool: SolverPool, seconds: float) -> int:
             done += 1
             log.info("par of tournament %s: %s, %s", row["id"], par["outcome"], par["final_score"])
     return done
+
+
+class Pars:
+    """The tournaments side of the solver: its worker process, and the job that works out the par
+    of finished tournaments (one job at a time, off the event loop)."""
+
+    def __init__(self, db: asyncpg.Pool, seconds: float) -> None:
+        self.db = db
+        self.seconds = seconds
+        self.solver = SolverPool()
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Work out the par of finished tournaments that have none (unless that is under way)."""
+        if self.task is not None and not self.task.done():
+            return
+        self.task = asyncio.create_task(self._pars())
+
+    async def _pars(self) -> None:
+        try:
+            await work_out_pars(self.db, self.solver, self.seconds)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("working out a par failed; it is tried again later", exc_info=True)
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+        self.solver.close()
+
+
+def pars_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Pars:
+    return cast(Pars, connection.app.state.pars)

@@ -1,18 +1,16 @@
-"""Every SQL statement the server runs, in one place."""
+"""The SQL of tournaments: creating, listing, changing, finishing and cancelling them, their
+entries, standings, replays, pars and schedules."""
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 import asyncpg
 
-STATUS_SQL = """CASE WHEN t.cancelled_at IS NOT NULL THEN 'cancelled'
-                     WHEN t.finished_at IS NOT NULL THEN 'finished'
-                     WHEN now() < t.opens_at THEN 'scheduled'
-                     WHEN now() < t.closes_at THEN 'open'
-                     ELSE 'closing' END"""
+from ..play import store as play_store
+from ..storage.pool import Connection, Db
+from ..storage.sql import RANK_ORDER, STATUS_SQL
 
 TOURNAMENT_SQL = f"""
     SELECT t.id, t.name, t.settings, t.seed, t.salt, t.start, t.commitment, t.opens_at, t.closes_at, t.finished_at,
@@ -31,39 +29,7 @@ ENTRY_SQL = """
            e.ordinal, t.name AS tournament
       FROM entries e JOIN players p ON p.id = e.player_id JOIN tournaments t ON t.id = e.tournament_id"""
 
-# What the leaderboard needs of an entry (server/leaderboard.py).
-BOARD_SQL = """
-    SELECT e.id, e.tournament_id, e.ordinal, p.name AS player, e.status, e.score, e.final_score, e.time_left,
-           e.deadline
-      FROM entries e JOIN players p ON p.id = e.player_id"""
-
-# Ranking of RULES.md: higher score first, then more time remaining at the end, then the earlier entry.
-# Running games count as 0 seconds remaining until they end.
-RANK_ORDER = """coalesce(e.final_score, e.score) DESC,
-                CASE WHEN e.status = 'playing' THEN 0 ELSE coalesce(e.time_left, 0) END DESC, e.ordinal"""
 MAX_ENTRANTS = (1 << 19) - 1
-
-
-async def address_key(db: asyncpg.Pool) -> bytes:
-    """The key of the client-address hashes: drawn by the first process, shared by all."""
-    await db.execute(
-        """INSERT INTO server_secrets (name, value) VALUES ('address_key', $1) ON CONFLICT (name) DO NOTHING""",
-        secrets.token_bytes(32),
-    )
-    return await db.fetchval("SELECT value FROM server_secrets WHERE name = 'address_key'")  # type: ignore[no-any-return]
-
-
-async def create_player(db: asyncpg.Pool, name: str, token_hash: bytes, address_hash: bytes | None = None) -> int:
-    return await db.fetchval(
-        "INSERT INTO players (name, token_hash, address_hash) VALUES ($1, $2, $3) RETURNING id",
-        name,
-        token_hash,
-        address_hash,
-    )
-
-
-async def player_by_token(db: asyncpg.Pool, token_hash: bytes) -> asyncpg.Record | None:
-    return await db.fetchrow("SELECT id, name FROM players WHERE token_hash = $1", token_hash)
 
 
 async def create_tournament(
@@ -109,7 +75,7 @@ async def create_tournament(
 
 
 async def save_par(
-    db: asyncpg.Pool | asyncpg.Connection, tournament_id: int, par: dict[str, Any], replace: bool = False
+    db: Db, tournament_id: int, par: dict[str, Any], replace: bool = False
 ) -> bool:
     """Store a tournament's par (``server.solving.solve_job``'s record). A second one is ignored,
     unless ``replace`` (a certified tournament's new deal)."""
@@ -132,7 +98,7 @@ async def save_par(
         par["nodes"],
         par["seconds"],
     )
-    return status.endswith(" 1")  # type: ignore[no-any-return]
+    return status.endswith(" 1")
 
 
 async def par(db: asyncpg.Pool, tournament_id: int) -> asyncpg.Record | None:
@@ -162,7 +128,7 @@ async def tournaments(
     )
 
 
-async def tournament(db: asyncpg.Pool | asyncpg.Connection, tournament_id: int) -> asyncpg.Record | None:
+async def tournament(db: Db, tournament_id: int) -> asyncpg.Record | None:
     return await db.fetchrow(f"{TOURNAMENT_SQL} WHERE t.id = $1", tournament_id)
 
 
@@ -206,7 +172,7 @@ async def join(db: asyncpg.Pool, tournament_id: int, player_id: int, address_has
         return entry_id  # type: ignore[no-any-return]
 
 
-async def entry(db: asyncpg.Pool | asyncpg.Connection, entry_id: int) -> asyncpg.Record | None:
+async def entry(db: Db, entry_id: int) -> asyncpg.Record | None:
     return await db.fetchrow(f"{ENTRY_SQL} WHERE e.id = $1", entry_id)
 
 
@@ -216,125 +182,6 @@ async def entry_of(db: asyncpg.Pool, tournament_id: int, player_id: int) -> asyn
 
 async def entries_of_player(db: asyncpg.Pool, player_id: int) -> list[asyncpg.Record]:
     return await db.fetch(f"{ENTRY_SQL} WHERE e.player_id = $1 ORDER BY e.id DESC", player_id)
-
-
-async def start(db: asyncpg.Pool, entry_id: int, time_limit: int) -> asyncpg.Record | None:
-    """Start the clock of a joined entry while its tournament is open. None if it cannot start."""
-    return await db.fetchrow(
-        """UPDATE entries e SET status = 'playing', started_at = now(),
-                  deadline = now() + make_interval(secs => $2)
-             FROM tournaments t
-            WHERE e.id = $1 AND e.status = 'joined' AND t.id = e.tournament_id AND t.start = 'own'
-              AND t.finished_at IS NULL AND now() >= t.opens_at AND now() < t.closes_at
-        RETURNING e.started_at, e.deadline""",
-        entry_id,
-        float(time_limit),
-    )
-
-
-async def start_together(db: asyncpg.Pool, tournament_id: int | None = None) -> list[asyncpg.Record]:
-    """Start every waiting entry of every tournament that starts together and whose opening time
-    has come (or of one tournament), all at their tournament's opening time.
-
-    One statement: any number of server processes may run it at once, and each entry is started
-    exactly once (a row another process has just started no longer matches ``status = 'joined'``).
-    An entry whose join committed a moment after the start is started by the next run, on the
-    same clock: ``started_at = opens_at``, ``deadline = closes_at``.
-    """
-    return await db.fetch(
-        """WITH u AS (
-               UPDATE entries e SET status = 'playing', started_at = t.opens_at, deadline = t.closes_at
-                 FROM tournaments t
-                WHERE t.id = e.tournament_id AND e.status = 'joined' AND t.start = 'together'
-                  AND t.finished_at IS NULL AND t.opens_at <= now()
-                  AND ($1::bigint IS NULL OR t.id = $1)
-            RETURNING e.id, e.tournament_id, e.ordinal, e.player_id, e.status, e.score, e.final_score, e.time_left)
-           SELECT u.*, p.name AS player FROM u JOIN players p ON p.id = u.player_id""",
-        tournament_id,
-    )
-
-
-async def claim(db: asyncpg.Pool, entry_id: int, address_hash: bytes | None = None) -> int:
-    """Become the entry's one writer: a new epoch that every later move must carry."""
-    return await db.fetchval(
-        """UPDATE entries SET epoch = epoch + 1, play_address_hash = coalesce($2, play_address_hash)
-            WHERE id = $1 RETURNING epoch""",
-        entry_id,
-        address_hash,
-    )
-
-
-async def moves(db: asyncpg.Pool | asyncpg.Connection, entry_id: int) -> list[asyncpg.Record]:
-    return await db.fetch("SELECT n, seq, move, t FROM moves WHERE entry_id = $1 ORDER BY n", entry_id)
-
-
-class MoveRecord(NamedTuple):
-    """One accepted move and the entry's state after it."""
-
-    entry_id: int
-    epoch: int
-    n: int
-    seq: int
-    move: str  # RULES.md's JSON form, encoded
-    t: float
-    score: int
-    reveals: int
-    sequences: int
-    status: str
-    final_score: int | None
-    time_left: int | None
-
-
-async def record_moves(db: asyncpg.Pool, records: list[MoveRecord]) -> list[bool]:
-    """Commit many games' moves and their entries' new scores in one statement (one transaction).
-
-    A move is written only if its connection still holds the entry (epoch), the entry is still
-    playing and the move is the next one; each answer says whether it was. A batch never holds
-    two moves of one entry (a connection waits for each answer before its next move).
-    """
-    columns = list(zip(*records, strict=True))
-    written = await db.fetch(
-        """WITH i AS (
-               SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::bigint[], $5::text[],
-                                    $6::float8[], $7::int[], $8::int[], $9::int[], $10::text[], $11::int[], $12::int[])
-                   AS i(entry_id, epoch, n, seq, move, t, score, reveals, sequences, status, final_score, time_left)),
-           u AS (
-               UPDATE entries e SET moves = i.n, last_seq = i.seq, score = i.score, reveals = i.reveals,
-                      sequences = i.sequences, status = i.status, final_score = i.final_score,
-                      time_left = i.time_left, ended_at = CASE WHEN i.status = 'playing' THEN NULL ELSE now() END
-                 FROM i
-                WHERE e.id = i.entry_id AND e.epoch = i.epoch AND e.moves = i.n - 1 AND e.status = 'playing'
-            RETURNING e.id)
-           INSERT INTO moves (entry_id, n, seq, move, t)
-           SELECT i.entry_id, i.n, i.seq, i.move::jsonb, i.t FROM i JOIN u ON u.id = i.entry_id
-           RETURNING entry_id""",
-        *columns,
-    )
-    done = {r["entry_id"] for r in written}
-    return [r.entry_id in done for r in records]
-
-
-async def time_out(db: asyncpg.Pool, entry_id: int | None = None) -> list[asyncpg.Record]:
-    """End by time every playing game past its deadline (or just one). Final score = score (TR = 0)."""
-    return await db.fetch(
-        """WITH u AS (
-               UPDATE entries SET status = 'timed_out', final_score = score, time_left = 0, ended_at = deadline
-                WHERE status = 'playing' AND deadline <= now() AND ($1::bigint IS NULL OR id = $1)
-            RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left)
-           SELECT u.*, p.name AS player FROM u JOIN players p ON p.id = u.player_id""",
-        entry_id,
-    )
-
-
-async def board_rows(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
-    """Every entry of a tournament as the leaderboard shows it (to rebuild it)."""
-    return await db.fetch(f"{BOARD_SQL} WHERE e.tournament_id = $1 AND e.disqualified IS NULL", tournament_id)
-
-
-async def active_tournaments(db: asyncpg.Pool) -> list[int]:
-    """Tournaments whose leaderboards live in Redis: not finished, and open or closing."""
-    rows = await db.fetch("SELECT id FROM tournaments WHERE finished_at IS NULL AND opens_at <= now()")
-    return [r["id"] for r in rows]
 
 
 async def finish_due(db: asyncpg.Pool) -> list[tuple[int, list[asyncpg.Record]]]:
@@ -352,14 +199,14 @@ async def finish_due(db: asyncpg.Pool) -> list[tuple[int, list[asyncpg.Record]]]
         )
         for row in due:
             tid = row["id"]
-            absent = await _absent(conn, "tournament_id = $1", tid)
+            absent = await play_store.absent(conn, "tournament_id = $1", tid)
             await store_standings(conn, tid)
             await conn.execute("UPDATE tournaments SET finished_at = now() WHERE id = $1", tid)
             finished.append((tid, absent))
     return finished
 
 
-async def store_standings(conn: asyncpg.Connection, tournament_id: int) -> None:
+async def store_standings(conn: Connection, tournament_id: int) -> None:
     """The final ranking of RULES.md, disqualified entries left out (replacing any stored before)."""
     await conn.execute("DELETE FROM standings WHERE tournament_id = $1", tournament_id)
     await conn.execute(
@@ -370,28 +217,6 @@ async def store_standings(conn: asyncpg.Connection, tournament_id: int) -> None:
               FROM entries e JOIN players p ON p.id = e.player_id
              WHERE e.tournament_id = $1 AND e.disqualified IS NULL""",
         tournament_id,
-    )
-
-
-async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit: int = 100) -> list[asyncpg.Record]:
-    """Final standings once stored, else the running order computed from the entries."""
-    rows = await db.fetch(
-        """SELECT rank, entry_id, player_id, player, final_score AS score, time_left, status
-             FROM standings WHERE tournament_id = $1 ORDER BY rank OFFSET $2 LIMIT $3""",
-        tournament_id,
-        offset,
-        limit,
-    )
-    if rows:
-        return rows
-    return await db.fetch(
-        f"""SELECT row_number() OVER (ORDER BY {RANK_ORDER}) AS rank, e.id AS entry_id, e.player_id,
-                   p.name AS player, coalesce(e.final_score, e.score) AS score, e.time_left, e.status
-              FROM entries e JOIN players p ON p.id = e.player_id
-             WHERE e.tournament_id = $1 AND e.disqualified IS NULL ORDER BY rank OFFSET $2 LIMIT $3""",
-        tournament_id,
-        offset,
-        limit,
     )
 
 
@@ -464,28 +289,12 @@ async def cancel(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record] |
         if done is None:
             return None
         await conn.execute("DELETE FROM standings WHERE tournament_id = $1", tournament_id)
-        return await _absent(conn, "tournament_id = $1", tournament_id)
-
-
-async def _absent(conn: asyncpg.Connection, where: str, value: int) -> list[asyncpg.Record]:
-    return await conn.fetch(
-        f"""WITH u AS (
-                UPDATE entries SET status = 'absent', final_score = 0, time_left = 0, ended_at = now()
-                 WHERE {where} AND status = 'joined'
-             RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left)
-            SELECT u.*, p.name AS player FROM u JOIN players p ON p.id = u.player_id""",
-        value,
-    )
+        return await play_store.absent(conn, "tournament_id = $1", tournament_id)
 
 
 async def playing(db: asyncpg.Pool, tournament_id: int) -> list[int]:
     rows = await db.fetch("SELECT id FROM entries WHERE tournament_id = $1 AND status = 'playing'", tournament_id)
     return [r["id"] for r in rows]
-
-
-async def mark_absent(db: asyncpg.Pool, entry_id: int) -> list[asyncpg.Record]:
-    async with db.acquire() as conn:
-        return await _absent(conn, "id = $1", entry_id)
 
 
 ORGANISER_ENTRY_SQL = """
@@ -560,7 +369,7 @@ async def create_schedule(
     open_minutes: int,
     ahead_minutes: int,
 ) -> asyncpg.Record:
-    return await db.fetchrow(
+    row = await db.fetchrow(
         """INSERT INTO schedules (name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes)
            VALUES ($1, $2, $3, $4, $5, $6)
            RETURNING id, name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes, active,
@@ -572,6 +381,8 @@ async def create_schedule(
         open_minutes,
         ahead_minutes,
     )
+    assert row is not None
+    return row
 
 
 async def schedules(db: asyncpg.Pool, active_only: bool = False) -> list[asyncpg.Record]:
@@ -591,18 +402,4 @@ async def stop_schedule(db: asyncpg.Pool, schedule_id: int) -> bool:
 async def scheduled_tournaments(db: asyncpg.Pool, schedule_id: int, limit: int = 20) -> list[asyncpg.Record]:
     return await db.fetch(
         f"{TOURNAMENT_SQL} WHERE t.schedule_id = $1 ORDER BY t.occurrence DESC LIMIT $2", schedule_id, limit
-    )
-
-
-async def integrity_rows(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
-    """Every entry of a tournament with its moves and the keyed hashes of its client addresses."""
-    return await db.fetch(
-        """SELECT e.id AS entry_id, e.ordinal, e.player_id, p.name AS player, e.status, e.score, e.final_score,
-                  e.started_at, e.ended_at, p.address_hash, e.address_hash AS join_hash,
-                  e.play_address_hash AS play_hash,
-                  coalesce((SELECT jsonb_agg(m.move || jsonb_build_object('t', m.t) ORDER BY m.n)
-                              FROM moves m WHERE m.entry_id = e.id), '[]'::jsonb) AS moves
-             FROM entries e JOIN players p ON p.id = e.player_id
-            WHERE e.tournament_id = $1 ORDER BY e.ordinal""",
-        tournament_id,
     )

@@ -12,14 +12,14 @@ Redis holds nothing that PostgreSQL cannot give again: ``rebuild`` restores all 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import asyncpg
 import msgspec
 from redis.asyncio import Redis
 
+from ..operations.metrics import REBUILDS
 from . import store
-from .metrics import REBUILDS
+from .messages import Row, row_of
 
 log = logging.getLogger("spidertour.leaderboard")
 
@@ -42,24 +42,6 @@ def rank_key(score: int, time_left: int, ordinal: int) -> int:
     return (score << (TIME_BITS + ORDER_BITS)) | (time_left << ORDER_BITS) | order
 
 
-class Row(msgspec.Struct, array_like=False):
-    """One entry as watchers see it."""
-
-    entry_id: int
-    player: str
-    score: int
-    status: str
-    time_left: int | None = None
-    rank: int | None = None
-    deadline: float | None = None  # while the game runs: its end, in seconds since the epoch
-
-
-def _deadline(record: asyncpg.Record | dict[str, Any]) -> float | None:
-    """A running game's deadline as seconds since the epoch; None once it is over or not started."""
-    deadline = record.get("deadline")
-    return deadline.timestamp() if deadline is not None and record["status"] == "playing" else None
-
-
 # ZREVRANK of many members at once (one key: a Redis Cluster keeps it in one slot); -1 = absent.
 RANKS_LUA = """
 local out = {}
@@ -71,18 +53,6 @@ return out
 
 _row_encoder = msgspec.json.Encoder()
 _row_decoder = msgspec.json.Decoder(Row)
-
-
-def row_of(record: asyncpg.Record | dict[str, Any]) -> Row:
-    final = record["final_score"]
-    return Row(
-        entry_id=record["id"],
-        player=record["player"],
-        score=record["score"] if final is None else final,
-        status=record["status"],
-        time_left=record["time_left"],
-        deadline=_deadline(record),
-    )
 
 
 class Leaderboard:
@@ -148,8 +118,19 @@ class Leaderboard:
 
     async def reset(self, db: asyncpg.Pool, tournament_id: int) -> int:
         """Drop the tournament's keys and rebuild them from PostgreSQL (on demand)."""
-        await self.redis.delete(*(self.key(tournament_id, part) for part in ("built", "rank", "rows")))
+        await self.drop(tournament_id)
         return await self.rebuild(db, tournament_id)
+
+    async def drop(self, tournament_id: int) -> None:
+        """Delete the tournament's board (a cancelled tournament ranks nobody)."""
+        await self.redis.delete(*(self.key(tournament_id, part) for part in ("built", "rank", "rows")))
+
+    async def remove(self, tournament_id: int, entry_id: int) -> None:
+        """Take one entry off the board (a disqualified entry)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrem(self.key(tournament_id, "rank"), str(entry_id))
+        pipe.hdel(self.key(tournament_id, "rows"), str(entry_id))
+        await pipe.execute()
 
     async def ensure(self, db: asyncpg.Pool, tournament_id: int) -> None:
         if not await self.is_built(tournament_id):
@@ -159,11 +140,13 @@ class Leaderboard:
         return int(await self.redis.zcard(self.key(tournament_id, "rank")))
 
     async def page(self, tournament_id: int, offset: int, limit: int) -> list[Row]:
-        ids = await self.redis.zrevrange(self.key(tournament_id, "rank"), offset, offset + limit - 1)
+        key = self.key(tournament_id, "rank")
+        ids: list[bytes] = await self.redis.zrevrange(key, offset, offset + limit - 1)  # type: ignore[assignment]
         return await self._rows(tournament_id, ids, offset + 1)
 
     async def around(self, tournament_id: int, entry_id: int, k: int) -> list[Row] | None:
-        rank = await self.redis.zrevrank(self.key(tournament_id, "rank"), str(entry_id))
+        key = self.key(tournament_id, "rank")
+        rank: int | None = await self.redis.zrevrank(key, str(entry_id))  # type: ignore[assignment]
         if rank is None:
             return None
         start = max(0, rank - k)

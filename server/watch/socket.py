@@ -5,24 +5,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 from litestar import WebSocket, websocket
 
-from . import protocol as p
+from ..core import core_of
+from ..lib.http import valid_id
+from ..lib.messages import Error, Pong, encoder, now
+from ..operations.metrics import WATCHERS
 from . import store
-from .hub import TOP
-from .leaderboard import Row
-from .metrics import WATCHERS
-from .services import Services
+from .boards import boards_of
+from .standings import snapshot
 
 log = logging.getLogger("spidertour.watch")
 
 CLOSE_BAD_REQUEST = 4000
 CLOSE_NOT_FOUND = 4004
-MAX_ID = 2**63 - 1  # PostgreSQL bigint
 MAX_FOLLOW = 100
 
 
@@ -35,84 +34,39 @@ def parse_follow(raw: str | None) -> frozenset[int] | None:
         raise ValueError(f"follow at most {MAX_FOLLOW} entries (got {len(parts)})")
     ids = set()
     for part in parts:
-        if not part.isdecimal() or not 0 < int(part) <= MAX_ID:
+        if not part.isdecimal() or not valid_id(int(part)):
             raise ValueError(f"follow takes entry ids separated by commas, not {part[:30]!r}")
         ids.add(int(part))
     return frozenset(ids)
 
 
-class Snapshot(msgspec.Struct, tag="snapshot", omit_defaults=True):
-    """Watch websocket: the first message, the standings as they are now."""
-
-    tournament_id: int
-    status: str
-    entrants: int
-    top: list[Row]
-    at: float = 0.0
-
-
-async def snapshot(services: Services, tournament_id: int, status: str, limit: int = TOP) -> Snapshot:
-    rows = await standings_page(services, tournament_id, status, 0, limit)
-    entrants = await ranked(services, tournament_id, status)
-    return Snapshot(tournament_id=tournament_id, status=status, entrants=entrants, top=rows, at=time.time())
-
-
-async def ranked(services: Services, tournament_id: int, status: str) -> int:
-    """How many entries the ranking holds (counted where they are, never loaded)."""
-    if status == "cancelled":
-        return 0
-    if status == "finished":
-        return int(await services.db.fetchval("SELECT count(*) FROM standings WHERE tournament_id = $1", tournament_id))
-    return await services.board.count(tournament_id)
-
-
-async def standings_page(services: Services, tournament_id: int, status: str, offset: int, limit: int) -> list[Row]:
-    """Final standings from PostgreSQL once finished, else the live ones from Redis (none once cancelled)."""
-    if status == "cancelled":
-        return []
-    if status == "finished":
-        return [
-            Row(
-                entry_id=r["entry_id"],
-                player=r["player"],
-                score=r["score"],
-                status=r["status"],
-                time_left=r["time_left"],
-                rank=r["rank"],
-            )
-            for r in await store.standings(services.db, tournament_id, offset, limit)
-        ]
-    await services.board.ensure(services.db, tournament_id)
-    return await services.board.page(tournament_id, offset, limit)
-
-
-async def _refuse(socket: WebSocket, error: p.Error, close_code: int, close_reason: str) -> None:
+async def _refuse(socket: WebSocket[Any, Any, Any], error: Error, close_code: int, close_reason: str) -> None:
     """Say why in an error message, then close: the watcher gets nothing else."""
-    await socket.send_data(p.encoder.encode(error).decode())
+    await socket.send_data(encoder.encode(error).decode())
     await socket.close(code=close_code, reason=close_reason)
 
 
 @websocket("/ws/watch/{tournament_id:int}")
-async def watch_socket(socket: WebSocket, tournament_id: int) -> None:
+async def watch_socket(socket: WebSocket[Any, Any, Any], tournament_id: int) -> None:
     """Watch a tournament: a snapshot first, then coalesced updates. See docs/protocol.md."""
-    services: Services = socket.app.state.services
+    core, boards = core_of(socket), boards_of(socket)
     await socket.accept()
     try:
         follow = parse_follow(socket.query_params.get("follow"))
     except ValueError as err:
-        await _refuse(socket, p.Error(code="bad_message", reason=str(err)), CLOSE_BAD_REQUEST, "bad follow list")
+        await _refuse(socket, Error(code="bad_message", reason=str(err)), CLOSE_BAD_REQUEST, "bad follow list")
         return
-    tour = await store.tournament(services.db, tournament_id) if 0 < tournament_id <= MAX_ID else None
-    if tour is None:
-        error = p.Error(code="not_found", reason=f"no tournament {tournament_id}")
+    status = await store.status(core.db, tournament_id) if valid_id(tournament_id) else None
+    if status is None:
+        error = Error(code="not_found", reason=f"no tournament {tournament_id}")
         await _refuse(socket, error, CLOSE_NOT_FOUND, "no such tournament")
         return
-    watcher = services.hub.watch(tournament_id, follow)  # before the snapshot: nothing falls between
+    watcher = boards.hub.watch(tournament_id, follow)  # before the snapshot: nothing falls between
     sender: asyncio.Task[Any] | None = None
     WATCHERS.inc()
     try:
-        first = await snapshot(services, tournament_id, tour["status"])
-        await socket.send_data(p.encoder.encode(first).decode())
+        first = await snapshot(core.db, boards, tournament_id, status)
+        await socket.send_data(encoder.encode(first).decode())
 
         async def send_updates() -> None:
             while True:
@@ -124,23 +78,23 @@ async def watch_socket(socket: WebSocket, tournament_id: int) -> None:
             event = await socket.receive()
             if event["type"] == "websocket.disconnect":
                 break
-            frame = event.get("text") or event.get("bytes") or b""
+            frame = cast("str | bytes", event.get("text") or event.get("bytes") or b"")
             try:
-                asked = msgspec.json.decode(frame) if len(frame) <= services.config.max_message_bytes else None
+                asked = msgspec.json.decode(frame) if len(frame) <= core.config.max_message_bytes else None
             except (msgspec.DecodeError, RecursionError):
                 asked = None
             reply: Any = (
-                p.Pong(server_time=p.now())
+                Pong(server_time=now())
                 if isinstance(asked, dict) and asked.get("type") == "ping"
-                else p.Error(code="bad_message", reason='a watch connection only listens (or answers {"type": "ping"})')
+                else Error(code="bad_message", reason='a watch connection only listens (or answers {"type": "ping"})')
             )
-            await socket.send_data(p.encoder.encode(reply).decode())
+            await socket.send_data(encoder.encode(reply).decode())
     except Exception:
         log.debug("watcher of tournament %s left", tournament_id, exc_info=True)
     finally:
         if sender is not None:
             sender.cancel()
         WATCHERS.dec()
-        services.hub.unwatch(tournament_id, watcher)
+        boards.hub.unwatch(tournament_id, watcher)
         with contextlib.suppress(Exception):
             await socket.close()

@@ -13,7 +13,7 @@ from playwright.async_api import Page
 from spidertour.engine import Deal, End, Game, MoveCards, Settings, Undo
 from spidertour.engine.replay import replay_game
 from spidertour.engine.variation import Renaming
-from server import fairness
+from spidertour.server.fairplay import commitment as fairness
 from tests.client import Api
 
 VECTORS = json.loads((Path(__file__).resolve().parents[1] / "deal-vectors.json").read_text())

@@ -117,7 +117,7 @@ async def test_the_finished_page_shows_disqualified_entries(page: Page, api: Api
 
 
 async def test_a_cancelled_tournament_is_shown_as_such(page: Page, api: Api, server: Any) -> None:
-    from server.verify import VerifyError, verify
+    from spidertour.server.cli.verify import VerifyError, verify
 
     tour = api.create_tournament(name=unique("page-cancelled"), seed="cancelled-seed")
     assert api.http.post(f"/api/tournaments/{tour['id']}/cancel", headers=api.admin()).status_code == 200

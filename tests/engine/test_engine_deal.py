@@ -128,6 +128,8 @@ def test_spidertour_deal_reproduces_vector() -> None:
 
 
 def test_deal_command_refuses_bad_settings() -> None:
-    proc = run([sys.executable, "-m", "spidertour.engine", "deal", "--variant", "spider78", "--suits", "4", "--seed", "x"])
+    proc = run(
+        [sys.executable, "-m", "spidertour.engine", "deal", "--variant", "spider78", "--suits", "4", "--seed", "x"]
+    )
     assert proc.returncode == 2
     assert "spider78" in proc.stderr and proc.stdout == ""

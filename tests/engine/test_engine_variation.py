@@ -140,7 +140,20 @@ def test_spidertour_deal_with_entry_reproduces_vector() -> None:
 @pytest.mark.parametrize("entry", ["0", "-3", "x"])
 def test_deal_command_refuses_a_bad_entry(entry: str) -> None:
     proc = run(
-        [sys.executable, "-m", "spidertour.engine", "deal", "--variant", "spider", "--suits", "1", "--seed", "s", "--entry", entry]
+        [
+            sys.executable,
+            "-m",
+            "spidertour.engine",
+            "deal",
+            "--variant",
+            "spider",
+            "--suits",
+            "1",
+            "--seed",
+            "s",
+            "--entry",
+            entry,
+        ]
     )
     assert proc.returncode == 2 and proc.stdout == ""
     assert "entry" in proc.stderr

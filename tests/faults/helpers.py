@@ -11,7 +11,8 @@ from typing import Any
 import asyncpg
 
 from spidertour.engine import Game, Settings, move_from_json
-from server.bots import BotConfig, Swarm
+from spidertour.server.cli.bots.config import BotConfig
+from spidertour.server.cli.bots.swarm import Swarm
 from tests.conftest import server_env
 from tests.serverproc import ServerProcess
 

@@ -7,7 +7,7 @@ import asyncio
 import random
 import time
 
-from server.bots import check_acks
+from spidertour.server.cli.bots.acks import check_acks
 from tests.client import Api, Player
 from tests.faults.helpers import fetch, replayed, start_server, stored_moves, swarm_of, wait_for
 

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 import pytest
 from redis.asyncio import Redis
 
-from server.store import RANK_ORDER
+from spidertour.server.storage.sql import RANK_ORDER
 from tests.client import Api
 from tests.faults.helpers import fetch, start_server, swarm_of, wait_for
 from tests.serverproc import free_port

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from server.batch import Batcher
+from spidertour.server.lib.batch import Batcher
 
 
 async def test_items_gather_while_a_batch_is_on_its_way() -> None:

@@ -15,8 +15,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from server.cli import main
-from server.db import migrations
+from spidertour.server.cli.main import main
+from spidertour.server.storage.migrations import migrations
 from tests.client import Api
 from tests.serverproc import ROOT, free_port
 
@@ -26,7 +26,7 @@ VECTORS = json.loads((ROOT / "tests" / "deal-vectors.json").read_text())
 def spidertour(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k not in ("ADMIN_TOKEN", "SPIDERTOUR_URL", "DATABASE_URL")}
     return subprocess.run(
-        [sys.executable, "-m", "server.cli", *args],
+        [sys.executable, "-m", "spidertour.server.cli", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,

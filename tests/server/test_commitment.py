@@ -12,7 +12,7 @@ from typing import Any
 
 import asyncpg
 
-from server.verify import verify
+from spidertour.server.cli.verify import verify
 from tests.client import Api
 
 SHORT_SEED = "4821"  # what an organiser might type

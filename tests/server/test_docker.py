@@ -26,7 +26,8 @@ def test_the_dockerfile_installs_the_project_with_its_migrations() -> None:
     text = (ROOT / "Dockerfile").read_text()
     assert "COPY schema schema" in text and "pip install" in text and "pip install -e" not in text
     pyproject = (ROOT / "pyproject.toml").read_text()
-    assert '"share/spidertour/schema" = ["schema/*.sql"]' in pyproject  # tests/server/test_wheel.py installs it
+    # The migrations are package data of spidertour.schema (tests/server/test_wheel.py installs them).
+    assert '"spidertour.schema" = "schema"' in pyproject and '"spidertour.schema" = ["*.sql", "*.json"]' in pyproject
 
 
 def test_compose_wires_the_server_to_postgres_and_redis() -> None:

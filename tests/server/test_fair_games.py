@@ -12,7 +12,7 @@ from typing import Any
 
 from spidertour.engine import End, Game, Settings
 from spidertour.engine.variation import Renaming
-from server.verify import verify, verify_data
+from spidertour.server.cli.verify import verify, verify_data
 from tests.client import Api, Player
 
 REVEAL = {"type": "move", "from": 0, "count": 1, "to": 8}  # column 0's exposed card onto the free column

@@ -14,7 +14,7 @@ import pytest
 import redis
 
 from spidertour.engine import Settings
-from server.integrity import IDLE_SECONDS, scout
+from spidertour.server.fairplay.integrity import IDLE_SECONDS, scout
 from tests.client import Api, Player, bearer
 from tests.serverproc import ROOT
 
@@ -118,7 +118,7 @@ async def test_no_raw_address_is_stored(
 def test_the_integrity_command(api: Api, played: dict[str, Any], server: Any, admin_token: str) -> None:
     tid = played["tournament"]["id"]
     run = subprocess.run(
-        [sys.executable, "-m", "server.cli", "integrity", str(tid), "--server", server.url],
+        [sys.executable, "-m", "spidertour.server.cli", "integrity", str(tid), "--server", server.url],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -129,7 +129,17 @@ def test_the_integrity_command(api: Api, played: dict[str, Any], server: Any, ad
     assert "undo_peek" in run.stdout and "scout" in run.stdout and "shared_address" in run.stdout
     assert "move 1 at" in run.stdout and "undone by move 2" in run.stdout
     refused = subprocess.run(
-        [sys.executable, "-m", "server.cli", "integrity", str(tid), "--server", server.url, "--admin-token", "wrong"],
+        [
+            sys.executable,
+            "-m",
+            "spidertour.server.cli",
+            "integrity",
+            str(tid),
+            "--server",
+            server.url,
+            "--admin-token",
+            "wrong",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,

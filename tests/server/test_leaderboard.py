@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from redis.asyncio import Redis
 
 from spidertour.engine import Game, Settings, move_from_json
-from server.leaderboard import Leaderboard, Row, rank_key
+from spidertour.server.watch.leaderboard import Leaderboard, rank_key
+from spidertour.server.watch.messages import Row
 from tests.client import Api, Player, bearer
 from tests.conftest import server_env
 from tests.serverproc import ServerProcess
@@ -433,7 +434,16 @@ def test_leaderboard_rebuild_command(api: Api, server, admin_token: str) -> None
     tour = api.create_tournament(name="rebuild-cli", seed=SEED, **SETTINGS)
     _, token = api.register("cli-1")
     api.join(tour["id"], token)
-    command = [sys.executable, "-m", "server.cli", "leaderboard", "rebuild", str(tour["id"]), "--server", server.url]
+    command = [
+        sys.executable,
+        "-m",
+        "spidertour.server.cli",
+        "leaderboard",
+        "rebuild",
+        str(tour["id"]),
+        "--server",
+        server.url,
+    ]
     ok = subprocess.run([*command, "--admin-token", admin_token], capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0 and "1 entries" in ok.stdout
     refused = subprocess.run([*command, "--admin-token", "wrong"], capture_output=True, text=True, timeout=60)

@@ -169,7 +169,12 @@ async def test_a_tournament_lives_by_the_clock(api: Api, server: Any, database_u
     for g in games:
         assert g["seed"] == SEED and {k: g[k] for k in finished["settings"]} == finished["settings"]
     verified = subprocess.run(
-        [sys.executable, "-m", "spidertour.engine", "replay"], input=r.text, capture_output=True, text=True, cwd=ROOT, timeout=60
+        [sys.executable, "-m", "spidertour.engine", "replay"],
+        input=r.text,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
     )
     assert verified.returncode == 0, verified.stderr
     outputs = [json.loads(line) for line in verified.stdout.splitlines()]

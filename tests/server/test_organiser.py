@@ -11,7 +11,10 @@ from typing import Any
 import asyncpg
 import pytest
 
-from server.verify import verify
+from spidertour.server.cli.verify import verify
+from spidertour.server.config import Config
+from spidertour.server.tournaments.pars import SolverPool
+from spidertour.server.tournaments.schedules import create_scheduled, occurrences
 from tests.client import Api, Player, bearer
 from tests.server.test_http import assert_error, unique
 from tests.server.test_leaderboard import new_player, next_update, watcher
@@ -264,12 +267,10 @@ async def test_a_schedule_creates_each_tournament_once(api: Api, database_url: s
     # Many processes at once: the database keeps one tournament per occurrence.
     conn = await asyncpg.connect(database_url)
     try:
-        from server import organiser
-
         pools = [await asyncpg.create_pool(database_url, min_size=1, max_size=2, init=_codec) for _ in range(4)]
         try:
             made = await asyncio.gather(
-                *(organiser.create_scheduled(_services_on(pool), schedule["id"]) for pool in pools)
+                *(create_scheduled(pool, SolverPool(), Config(), schedule["id"]) for pool in pools)
             )
         finally:
             for pool in pools:
@@ -288,7 +289,7 @@ async def test_a_schedule_creates_each_tournament_once(api: Api, database_url: s
         pools = [await asyncpg.create_pool(database_url, min_size=1, max_size=2, init=_codec) for _ in range(4)]
         try:
             made = await asyncio.gather(
-                *(organiser.create_scheduled(_services_on(pool), schedule["id"]) for pool in pools)
+                *(create_scheduled(pool, SolverPool(), Config(), schedule["id"]) for pool in pools)
             )
         finally:
             for pool in pools:
@@ -309,17 +310,8 @@ async def _codec(conn: asyncpg.Connection) -> None:
     await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
 
 
-def _services_on(pool: asyncpg.Pool) -> Any:
-    """The part of Services that creating tournaments touches: the database pool."""
-    from types import SimpleNamespace
-
-    return SimpleNamespace(db=pool)
-
-
 @pytest.mark.parametrize("now_minute", [0, 29, 30, 59, 60, 61, 600])
 def test_occurrences(now_minute: int) -> None:
-    from server.organiser import occurrences
-
     first = datetime(2026, 11, 23, 20, 0, tzinfo=UTC)
     now = first + timedelta(minutes=now_minute)
     due = occurrences(first, every=60, open_for=30, ahead=60, now=now)

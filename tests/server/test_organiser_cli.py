@@ -6,7 +6,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from server.organiser_cli import first_occurrence
+from spidertour.server.cli.schedules import first_occurrence
 from tests.client import Api
 from tests.server.test_cli import spidertour, stamp
 from tests.server.test_http import unique

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from spidertour.engine.replay import replay_lines
-from server.cli import main
+from spidertour.server.cli.main import main
 
 
 def test_solve_prints_a_replayable_winning_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -59,7 +59,7 @@ def test_solve_bad_input_exits_2(bad: list[str], capsys: pytest.CaptureFixture[s
 
 
 def test_solve_piped_into_replay() -> None:
-    cmd = [sys.executable, "-m", "server.cli"]
+    cmd = [sys.executable, "-m", "spidertour.server.cli"]
     solved = subprocess.run(
         [*cmd, "solve", "--variant", "spider78", "--suits", "1", "--seed", "abc", "--nodes", "5000"],
         capture_output=True,

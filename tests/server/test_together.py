@@ -10,7 +10,7 @@ from typing import Any
 
 import asyncpg
 
-from server.verify import verify
+from spidertour.server.cli.verify import verify
 from tests.client import Api, Player, bearer
 
 TIME_LIMIT = 3

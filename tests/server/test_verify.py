@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from server.verify import fetch, verify, verify_data
+from spidertour.server.cli.verify import fetch, verify, verify_data
 from tests.client import Api, Player
 from tests.serverproc import ROOT, free_port
 
@@ -24,7 +24,7 @@ def spidertour(
     *args: str, env: dict[str, str] | None = None, stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "server.cli", *args],
+        [sys.executable, "-m", "spidertour.server.cli", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -27,13 +27,16 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
-def test_the_wheel_holds_the_migrations_and_every_web_file(wheel: Path) -> None:
+def test_the_wheel_holds_every_file_under_one_name(wheel: Path) -> None:
+    """engine/, server/ and schema/ go in as spidertour/engine, spidertour/server, spidertour/schema:
+    every module, web file and migration, and no other top-level name."""
     names = set(zipfile.ZipFile(wheel).namelist())
-    for sql in (ROOT / "schema").glob("*.sql"):
-        assert any(n.endswith(f".data/data/share/spidertour/schema/{sql.name}") for n in names), sql.name
-    for path in [*(ROOT / "server").rglob("*"), *(ROOT / "engine").rglob("*")]:
-        if path.is_file() and "__pycache__" not in path.parts:
-            assert path.relative_to(ROOT).as_posix() in names, path
+    for folder in ("engine", "server", "schema"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts:
+                assert "spidertour/" + path.relative_to(ROOT).as_posix() in names, path
+    tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith((".dist-info", ".data"))}
+    assert tops == {"spidertour"}, tops
 
 
 async def test_the_installed_wheel_migrates_a_fresh_database(
@@ -73,7 +76,7 @@ async def test_the_installed_wheel_migrates_a_fresh_database(
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
     env["DATABASE_URL"] = fresh_database_url
     where = subprocess.run(
-        [str(python), "-c", "import server.db; print(server.db.SCHEMA_DIR)"],
+        [str(python), "-c", "from spidertour.server.storage import migrations; print(migrations.SCHEMA)"],
         cwd=tmp_path,
         env=env,
         check=True,

@@ -1,0 +1,59 @@
+"""What a bot or a watcher reads of the run it belongs to (a ``swarm.Swarm`` is one)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import msgspec
+
+from .config import BotConfig, BotError
+from .stats import AckLog, Stats
+from .view import ViewRules
+
+ENGINE_CODES = {
+    "out_of_range",
+    "same_column",
+    "empty_column",
+    "face_down",
+    "not_a_group",
+    "cannot_place",
+    "king_only",
+    "missing_field",
+    "no_piles",
+    "wrong_pile",
+    "pile_empty",
+    "stock_empty",
+    "nothing_to_deal",
+    "undo_off",
+    "undo_limit",
+    "nothing_to_undo",
+    "reveals_final",
+}
+GAME_DONE_CODES = {"time_up", "game_over", "not_saved"}
+ANSWER_SECONDS = 15.0  # no answer to a move for this long: reconnect and resend it
+
+decode = msgspec.json.Decoder().decode
+encode = msgspec.json.Encoder().encode
+
+
+class Crew(Protocol):
+    cfg: BotConfig
+    stats: Stats
+    ack_log: AckLog
+    rules: ViewRules
+    choose: Callable[..., dict[str, Any]]
+    play_started: float
+    track_acks: bool
+    tournament_id: int | None
+    on_ack: Callable[[Any, int, dict[str, Any]], None]
+
+    def note(self, text: str) -> None: ...
+
+
+def ws_url(http_url: str) -> str:
+    if http_url.startswith("https://"):
+        return "wss://" + http_url[len("https://") :]
+    if http_url.startswith("http://"):
+        return "ws://" + http_url[len("http://") :]
+    raise BotError(f"the server must be an http:// or https:// URL, not {http_url!r}")

@@ -1,0 +1,76 @@
+"""How every ``spidertour`` command that talks to a running server finds it and asks it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from ..config import Config, ConfigError
+
+URL_HELP = "default $SPIDERTOUR_URL, else http://127.0.0.1:$PORT (PORT defaults to 8000)"
+
+
+def server_url() -> str:
+    """Where commands find a running server: $SPIDERTOUR_URL, else this machine at $PORT.
+
+    ConfigError when PORT is set to something that is not a port.
+    """
+    url = os.environ.get("SPIDERTOUR_URL", "").strip()
+    if url:
+        return url.rstrip("/")
+    return f"http://127.0.0.1:{Config.from_env(only=('PORT',)).port}"
+
+
+def add_server_options(parser: argparse.ArgumentParser, admin: bool = True) -> None:
+    parser.add_argument("--server", help=URL_HELP)
+    if admin:
+        parser.add_argument("--admin-token", help="default $ADMIN_TOKEN")
+
+
+def base_url(args: argparse.Namespace) -> str:
+    return str(args.server or server_url()).rstrip("/")
+
+
+def admin_call(
+    args: argparse.Namespace, method: str, path: str, body: Any = None, timeout: float = 30, expected: int | None = None
+) -> tuple[int, Any]:
+    """One admin request: (exit status, JSON answer or None). Errors are printed."""
+    import httpx
+
+    try:
+        url = base_url(args)
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2, None
+    token = args.admin_token or os.environ.get("ADMIN_TOKEN")
+    if not token:
+        print("error: give --admin-token or set ADMIN_TOKEN", file=sys.stderr)
+        return 2, None
+    headers = {"authorization": f"Bearer {token}"}
+    content = None
+    if body is not None:
+        headers["content-type"] = "application/json"
+        content = body if isinstance(body, bytes) else json.dumps(body).encode()
+    try:
+        r = httpx.request(method, f"{url}{path}", headers=headers, timeout=timeout, content=content)
+    except httpx.HTTPError as err:
+        print(f"error: cannot reach {url}: {err}", file=sys.stderr)
+        return 1, None
+    if (expected is not None and r.status_code != expected) or r.status_code >= 400:
+        try:
+            detail = r.json().get("detail", r.text)
+        except (ValueError, AttributeError):
+            detail = r.text
+        print(f"error {r.status_code}: {detail}", file=sys.stderr)
+        return 1, None
+    return 0, r.json()
+
+
+def show(rc: int, answer: Any) -> int:
+    """Print a JSON answer, if there is one; the exit status goes on."""
+    if answer is not None:
+        print(json.dumps(answer, indent=2))
+    return rc

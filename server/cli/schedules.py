@@ -1,0 +1,89 @@
+"""``spidertour schedule create|list|stop``: recurring tournaments on a running server."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime, time, timedelta
+from typing import Any
+
+from .client import add_server_options, admin_call, show
+
+EVERY = {"hour": 60, "day": 1440, "week": 10080}
+
+
+def first_occurrence(at: str, every_minutes: int, now: datetime | None = None) -> datetime:
+    """The next time at ``HH:MM`` UTC (for an hourly schedule only the minutes count)."""
+    now = now or datetime.now(UTC)
+    clock = time.fromisoformat(at)
+    if every_minutes < 1440:
+        start = now.replace(minute=clock.minute, second=0, microsecond=0)
+        while start < now:
+            start += timedelta(minutes=every_minutes)
+        return start
+    start = now.replace(hour=clock.hour, minute=clock.minute, second=0, microsecond=0)
+    return start if start >= now else start + timedelta(days=1)
+
+
+def run_schedule_create(args: argparse.Namespace) -> int:
+    every = EVERY.get(args.every) if args.every in EVERY else None
+    if every is None:
+        text = args.every.rstrip("m")
+        if not text.isdecimal():
+            print("error: --every is hour, day, week or a number of minutes (e.g. 30m)", file=sys.stderr)
+            return 2
+        every = int(text)
+    try:
+        first = datetime.fromisoformat(args.first) if args.first else first_occurrence(args.at, every)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    body: dict[str, Any] = {
+        "name": args.name,
+        "first_opens_at": first.isoformat(),
+        "every_minutes": every,
+        "open_minutes": args.open_minutes,
+        "ahead_minutes": args.ahead_minutes,
+    }
+    settings = {
+        k: v
+        for k, v in {"variant": args.variant, "suits": args.suits, "time_limit": args.time_limit}.items()
+        if v is not None
+    }
+    if settings:
+        body["settings"] = settings
+    return show(*admin_call(args, "POST", "/api/schedules", body))
+
+
+def run_schedule_list(args: argparse.Namespace) -> int:
+    return show(*admin_call(args, "GET", "/api/schedules"))
+
+
+def run_schedule_stop(args: argparse.Namespace) -> int:
+    rc, answer = admin_call(args, "DELETE", f"/api/schedules/{args.schedule_id}")
+    if answer is not None:
+        print(f"schedule {answer['id']} stopped; the tournaments it created stay")
+    return rc
+
+
+def add_commands(sub: Any) -> None:
+    schedule = sub.add_parser("schedule", aliases=["schedules"], help="recurring tournaments")
+    ssub = schedule.add_subparsers(dest="action", required=True)
+    create = ssub.add_parser("create", help="e.g. --every day --at 20:00: a tournament every day at 20:00 UTC")
+    create.add_argument("--name", required=True)
+    create.add_argument("--every", required=True, help="hour, day, week, or minutes such as 30m")
+    create.add_argument("--at", default="00:00", help="HH:MM UTC (hourly: the minutes); default 00:00")
+    create.add_argument("--first", help="the first opening, ISO time with zone (instead of --at)")
+    create.add_argument("--open-minutes", type=int, default=60, help="how long each is open (default 60)")
+    create.add_argument("--ahead-minutes", type=int, default=60, help="created this long before it opens")
+    create.add_argument("--variant")
+    create.add_argument("--suits", type=int)
+    create.add_argument("--time-limit", type=int)
+    create.set_defaults(run=run_schedule_create)
+    listing = ssub.add_parser("list", help="every schedule")
+    listing.set_defaults(run=run_schedule_list)
+    stop = ssub.add_parser("stop", help="stop a schedule (its tournaments stay)")
+    stop.add_argument("schedule_id", type=int)
+    stop.set_defaults(run=run_schedule_stop)
+    for cmd in (create, listing, stop):
+        add_server_options(cmd)

@@ -1,0 +1,91 @@
+"""``spidertour schema``: every message of the HTTP API and the websockets as one JSON Schema.
+
+Each domain keeps its own messages (``*/messages.py``); this gathers them into
+``schema/protocol.json``, which ``--check`` compares with what the code says.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from ..fairplay.messages import IntegrityReport
+from ..operations.errors import ErrorBody
+from ..operations.health import Health
+from ..play.messages import ClientMessage, ServerMessage
+from ..players.messages import PlayerCreate, PlayerCreated
+from ..tournaments.messages import (
+    Disqualified,
+    Disqualify,
+    Entry,
+    OrganiserEntry,
+    Schedule,
+    ScheduleCreate,
+    Standing,
+    Tournament,
+    TournamentCreate,
+    TournamentEdit,
+)
+
+PROTOCOL_JSON = Path(__file__).resolve().parents[2] / "schema" / "protocol.json"
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of every message."""
+    (_, defs) = msgspec.json.schema_components(
+        [
+            TournamentCreate,
+            TournamentEdit,
+            Tournament,
+            Disqualify,
+            Disqualified,
+            OrganiserEntry,
+            ScheduleCreate,
+            Schedule,
+            PlayerCreate,
+            PlayerCreated,
+            Entry,
+            Standing,
+            Health,
+            ErrorBody,
+            IntegrityReport,
+            ClientMessage,
+            ServerMessage,
+        ],
+        ref_template="#/$defs/{name}",
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "spidertour protocol",
+        "$defs": dict(sorted(defs.items())),
+    }
+
+
+def run_schema(args: argparse.Namespace) -> int:
+    text = json.dumps(json_schema(), indent=2, sort_keys=False) + "\n"
+    output = Path(args.output)
+    if args.check:
+        current = output.read_text() if output.exists() else ""
+        if current != text:
+            print(f"{args.output} is out of date: run `spidertour schema`", file=sys.stderr)
+            return 1
+        return 0
+    try:
+        output.write_text(text)
+    except OSError as err:
+        print(f"error: cannot write {args.output}: {err.strerror}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.output}")
+    return 0
+
+
+def add_command(sub: Any) -> None:
+    schema = sub.add_parser("schema", help="export the protocol's JSON Schema")
+    schema.add_argument("--output", default=str(PROTOCOL_JSON))
+    schema.add_argument("--check", action="store_true", help="only check that the file is current")
+    schema.set_defaults(run=run_schema)

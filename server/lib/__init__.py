@@ -1,0 +1,1 @@
+"""Plumbing shared by every domain package: HTTP helpers, tokens and hashes, batching."""

@@ -1,0 +1,91 @@
+"""HTTP plumbing every domain's routes use: the bearer token, the admin guard, strict bodies,
+ids that fit PostgreSQL, and errors as JSON on routes that answer something else."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import msgspec
+from litestar import MediaType, Request, Response
+from litestar.connection import ASGIConnection
+from litestar.exceptions import HTTPException, NotAuthorizedException, PermissionDeniedException
+from litestar.handlers import BaseRouteHandler
+
+from ..core import core_of
+from .tokens import same_secret
+
+MAX_ID = 2**63 - 1  # ids are PostgreSQL bigints: anything larger names nothing
+T = TypeVar("T")
+
+
+def valid_id(value: int) -> bool:
+    """Could this be an id at all (PostgreSQL would refuse anything else as a bigint)?"""
+    return 0 < value <= MAX_ID
+
+
+def bearer(connection: ASGIConnection[Any, Any, Any, Any]) -> str:
+    header = connection.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise NotAuthorizedException("send the token as 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def require_admin(connection: ASGIConnection[Any, Any, Any, Any]) -> None:
+    if not same_secret(bearer(connection), core_of(connection).admin_token):
+        raise PermissionDeniedException("the admin token is needed for this")
+
+
+def admin_guard(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    """Guards run before the body is read: without the admin token, 401/403 comes before any 400."""
+    require_admin(connection)
+
+
+def _integral(value: Any) -> Any:
+    """JSON's numbers with no fraction (600.0) are whole numbers, as JSON Schema's ``integer`` says."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    if type(value) is dict:
+        return {k: _integral(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_integral(v) for v in value]
+    return value
+
+
+async def strict_body(request: Request[Any, Any, Any], type_: type[T]) -> T:
+    """The body decoded strictly: no "600" for 600, no 1 for true, no number for a time.
+
+    The framework's own decoding is lenient and converts such values; the engine and the
+    commitment must see exactly what was sent, so anything that is not already the right JSON
+    type is refused, with the same error shape as the framework's validation errors.
+    """
+    try:
+        raw = msgspec.json.decode(await request.body())
+        return msgspec.convert(_integral(raw), type_, strict=True)
+    except msgspec.ValidationError as err:
+        message, _, at = str(err).partition(" - at `$")
+        raise HTTPException(
+            status_code=400,
+            detail=f"Validation failed for {request.method} {request.url.path}",
+            extra=[{"message": message, "key": at.rstrip("`").lstrip(".") or "data", "source": "body"}],
+        ) from None
+    except msgspec.DecodeError as err:
+        raise HTTPException(status_code=400, detail=f"JSON is malformed: {err}") from None
+    except RecursionError:
+        raise HTTPException(status_code=400, detail="JSON is nested too deeply") from None
+
+
+def printable(raw: str, what: str = "the name") -> str:
+    """A name or reason as given, trimmed; 400 when blank or not printable."""
+    text = raw.strip()
+    if not text or not text.isprintable():
+        raise HTTPException(status_code=400, detail=f"{what} must be printable and not blank")
+    return text
+
+
+def json_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, Any]]:
+    """An error as JSON, on a route whose own media type is not (errors take the route's by default)."""
+    body: dict[str, Any] = {"status_code": exc.status_code, "detail": exc.detail}
+    if exc.extra is not None:
+        body["extra"] = exc.extra
+    return Response(body, status_code=exc.status_code, headers=exc.headers, media_type=MediaType.JSON)

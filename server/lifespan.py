@@ -1,0 +1,72 @@
+"""Opening and closing the running server: PostgreSQL (migrated) and Redis, each domain's running
+part, and the clock. Embedded servers stand in for PostgreSQL and Redis when none is configured."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import AsyncIterator, Callable
+
+from litestar import Litestar
+from redis.asyncio import Redis
+
+from .config import Config
+from .core import Core
+from .fairplay.limits import Limiter
+from .fairplay.store import address_key
+from .operations.collector import tune_gc
+from .play.runtime import Play
+from .storage.embedded import Embedded
+from .storage.migrations import migrate
+from .storage.pool import create_pool
+from .tournaments.clock import run_clock
+from .tournaments.pars import Pars
+from .watch.boards import Boards
+
+
+def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncContextManager[None]]:
+    """The lifespan of an app serving with ``config``."""
+
+    @contextlib.asynccontextmanager
+    async def run(app: Litestar) -> AsyncIterator[None]:
+        embedded = Embedded(config.data_dir)
+        try:
+            database_url = config.database_url
+            if database_url is None:
+                database_url = await asyncio.to_thread(embedded.postgres_url)
+            redis_url = config.redis_url
+            if redis_url is None:
+                redis_url = await asyncio.to_thread(embedded.redis_url)
+            pool = await create_pool(database_url, config.pool_size)
+            async with pool.acquire() as conn:
+                await migrate(conn)
+            redis = Redis.from_url(redis_url)
+            admin = config.admin_token
+            if admin is None:
+                admin = secrets.token_urlsafe(24)
+                print(f"ADMIN_TOKEN={admin}  (generated; set ADMIN_TOKEN to choose one)", flush=True)
+            core = Core(config=config, db=pool, redis=redis, admin_token=admin)
+            boards = Boards(redis, config.redis_prefix)
+            key = config.address_key.encode() if config.address_key else await address_key(pool)
+            limiter = Limiter(redis, config.redis_prefix, config.proxies, key)
+            play = Play(pool, config, boards.hub.process_id)
+            boards.hub.on_takeover = play.taken_over_elsewhere
+            pars = Pars(pool, config.solver_seconds)
+            app.state.update(core=core, boards=boards, limiter=limiter, play=play, pars=pars)
+            boards.start()
+            tune_gc()
+            clock = asyncio.create_task(run_clock(core, boards, pars))
+            try:
+                yield
+            finally:
+                clock.cancel()
+                await asyncio.gather(clock, return_exceptions=True)
+                await pars.close()
+                await boards.stop()
+                await redis.aclose()
+                await pool.close()
+        finally:
+            await asyncio.to_thread(embedded.stop)
+
+    return run

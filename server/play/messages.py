@@ -1,0 +1,163 @@
+"""The play websocket's messages, both ways (docs/protocol.md describes them with examples)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta, Struct, field
+
+from ..lib.messages import Error, Pong
+
+Index = Annotated[int, Meta(ge=0, le=1000)]
+Seq = Annotated[int, Meta(ge=1, le=2**53 - 1)]  # a JavaScript number holds it exactly
+
+
+# ----------------------------------------------------------------------------- play websocket: client -> server
+
+
+class Auth(Struct, tag="auth", forbid_unknown_fields=True):
+    """First message on a play connection: the player's token."""
+
+    token: Annotated[str, Meta(max_length=200)]
+
+
+class Start(Struct, tag="start", forbid_unknown_fields=True):
+    """Start the game: the server's clock starts now."""
+
+
+class PlayMove(Struct, tag="move", forbid_unknown_fields=True):
+    """RULES.md's card move, with the client's sequence number."""
+
+    seq: Seq
+    from_: Index = field(name="from")
+    count: Annotated[int, Meta(ge=1, le=1000)]
+    to: Index
+
+
+class PlayDeal(Struct, tag="deal", forbid_unknown_fields=True):
+    seq: Seq
+    pile: Index | None = None
+
+
+class PlayUndo(Struct, tag="undo", forbid_unknown_fields=True):
+    seq: Seq
+
+
+class PlayEnd(Struct, tag="end", forbid_unknown_fields=True):
+    seq: Seq
+
+
+class Sync(Struct, tag="sync", forbid_unknown_fields=True):
+    """Ask for the whole state again (after a reconnect the server sends it unasked)."""
+
+
+class Ping(Struct, tag="ping", forbid_unknown_fields=True):
+    pass
+
+
+ClientMessage = Auth | Start | PlayMove | PlayDeal | PlayUndo | PlayEnd | Sync | Ping
+PlayMessage = PlayMove | PlayDeal | PlayUndo | PlayEnd
+
+
+# ----------------------------------------------------------------------------- play websocket: server -> client
+
+
+class DrawPile(Struct):
+    count: int
+    top: str | None  # null when tops are not shown, or the pile is empty
+
+
+class View(Struct, omit_defaults=True):
+    """What the player sees. Face-down cards are "??"."""
+
+    variant: str
+    columns: list[list[str]]
+    free_column: int | None
+    score: int
+    sequences: int
+    sequences_to_win: int
+    reveals: int
+    over: bool
+    outcome: Literal["won", "ended", "timed_out"] | None
+    free_column_used: bool
+    can_undo: bool
+    undos_used: int
+    draw_piles: list[DrawPile] | None = None
+    stock: int | None = None
+    deals_left: int | None = None
+    time_left: int | None = None
+    time_bonus: int | None = None
+    free_column_bonus: int | None = None
+    final_score: int | None = None
+
+
+class State(Struct, tag="state"):
+    """The whole state of the player's entry: sent after auth, on sync, and on start."""
+
+    entry_id: int
+    tournament_id: int
+    status: str
+    time_limit: int
+    last_seq: int
+    moves: int
+    view: View | None = None  # null until the game has started
+    started_at: datetime | None = None
+    deadline: datetime | None = None
+    time_left: float | None = None  # seconds on the server's clock
+    starts_at: datetime | None = None  # start "together": when the server starts every game (while waiting)
+
+
+class ViewFields(Struct, omit_defaults=True):
+    """The fields of the view a move may change, all but the columns (see ``View``)."""
+
+    score: int
+    sequences: int
+    reveals: int
+    over: bool
+    outcome: Literal["won", "ended", "timed_out"] | None
+    free_column_used: bool
+    can_undo: bool
+    undos_used: int
+    draw_piles: list[DrawPile] | None = None  # after a deal or an undo only
+    stock: int | None = None
+    deals_left: int | None = None
+    time_left: int | None = None
+    time_bonus: int | None = None
+    free_column_bonus: int | None = None
+    final_score: int | None = None
+
+
+class Result(Struct, tag="result"):
+    """A move was accepted and committed. It carries what changed: the view after the move is the
+    view before it with ``columns[i]`` replacing column ``changed[i]`` and ``fields`` merged in."""
+
+    seq: int
+    n: int  # the server's number for this move (1, 2, ...)
+    move: dict[str, Any]
+    changed: list[int]  # columns whose cards changed
+    columns: list[list[str]]  # their cards now, in the order of ``changed``
+    fields: ViewFields
+    revealed: int
+    completed: int
+    time_left: float
+    repeated: bool = False  # true when this answers a resent sequence number
+
+
+class Over(Struct, tag="over"):
+    """The game is over: won, ended early, or out of time."""
+
+    outcome: Literal["won", "ended", "timed_out"]
+    score: int
+    time_left: int
+    time_bonus: int
+    free_column_bonus: int
+    final_score: int
+
+
+ServerMessage = State | Result | Over | Error | Pong
+
+client_decoder = msgspec.json.Decoder(ClientMessage)
+
+__all__ = ["Error", "Pong"]

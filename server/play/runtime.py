@@ -1,0 +1,57 @@
+"""The play side of a running server: the connections playing here, and the commits of their moves.
+
+Many games' moves go to PostgreSQL in one statement (``lib.batch``): while one commit is on its
+way, the next gathers moves, and commits start at least ``COMMIT_INTERVAL_MS`` apart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, cast
+
+import asyncpg
+from litestar.connection import ASGIConnection
+
+from ..config import Config
+from ..lib.batch import Batcher
+from ..operations.metrics import COMMIT_BATCH, DB_ERRORS, MOVES
+from .store import MoveRecord, record_moves
+
+Event = tuple[str, Any]
+
+
+class Play:
+    def __init__(self, db: asyncpg.Pool, config: Config, process_id: str) -> None:
+        self.db = db
+        self.process_id = process_id  # this process, as the hub names it to the others
+        # entry id -> the events queue of the connection playing it here (one per entry)
+        self.sessions: dict[int, asyncio.Queue[Event]] = {}
+        self.moves: Batcher[MoveRecord, bool] = Batcher(
+            self._commit, max_batch=1000, concurrency=config.commits, interval=config.commit_interval
+        )
+
+    async def _commit(self, batch: list[MoveRecord]) -> list[bool]:
+        """One commit of many games' moves, counted."""
+        COMMIT_BATCH.observe(len(batch))
+        try:
+            written = await record_moves(self.db, batch)
+        except Exception:
+            DB_ERRORS.inc()
+            raise
+        MOVES.inc(sum(written))
+        return written
+
+    def tell(self, entry_id: int, kind: str, data: Any = None) -> None:
+        """Hand an event to the connection playing this entry here, if there is one."""
+        events = self.sessions.get(entry_id)
+        if events is not None:
+            events.put_nowait((kind, data))
+
+    def taken_over_elsewhere(self, entry_id: int, origin: str) -> None:
+        """Another process took over an entry: the connection here, if any, is told and closed."""
+        if origin != self.process_id:
+            self.tell(entry_id, "taken_over")
+
+
+def play_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Play:
+    return cast(Play, connection.app.state.play)

@@ -1,0 +1,25 @@
+"""``/ws/play/{entry_id}``: one player's entry, one connection (``session.PlaySession``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import WebSocket, websocket
+
+from ..core import core_of
+from ..fairplay.limits import limiter_of
+from ..operations.metrics import PLAY_CONNECTIONS
+from ..watch.boards import boards_of
+from .runtime import play_of
+from .session import PlaySession
+
+
+@websocket("/ws/play/{entry_id:int}")
+async def play_socket(socket: WebSocket[Any, Any, Any], entry_id: int) -> None:
+    """Play one entry. First message: {"type": "auth", "token": ...}. See docs/protocol.md."""
+    session = PlaySession(core_of(socket), play_of(socket), boards_of(socket), limiter_of(socket), socket, entry_id)
+    PLAY_CONNECTIONS.inc()
+    try:
+        await session.run()
+    finally:
+        PLAY_CONNECTIONS.dec()

@@ -1,0 +1,145 @@
+"""The SQL of play: an entry's game as committed, its one writer, its start and its moves."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import asyncpg
+
+from ..storage.pool import Connection, Db
+
+# An entry with what its game needs of its player and tournament.
+PLAY_SQL = """
+    SELECT e.id, e.tournament_id, e.player_id, p.name AS player, e.ordinal, e.status, e.score, e.final_score,
+           e.time_left, e.started_at, e.deadline, e.moves, e.last_seq, e.epoch,
+           t.settings, t.seed, t.start, t.opens_at
+      FROM entries e JOIN players p ON p.id = e.player_id JOIN tournaments t ON t.id = e.tournament_id"""
+
+
+async def entry(db: Db, entry_id: int) -> asyncpg.Record | None:
+    return await db.fetchrow(f"{PLAY_SQL} WHERE e.id = $1", entry_id)
+
+
+async def start(db: asyncpg.Pool, entry_id: int, time_limit: int) -> asyncpg.Record | None:
+    """Start the clock of a joined entry while its tournament is open. None if it cannot start."""
+    return await db.fetchrow(
+        """UPDATE entries e SET status = 'playing', started_at = now(),
+                  deadline = now() + make_interval(secs => $2)
+             FROM tournaments t
+            WHERE e.id = $1 AND e.status = 'joined' AND t.id = e.tournament_id AND t.start = 'own'
+              AND t.finished_at IS NULL AND now() >= t.opens_at AND now() < t.closes_at
+        RETURNING e.started_at, e.deadline""",
+        entry_id,
+        float(time_limit),
+    )
+
+
+async def start_together(db: asyncpg.Pool, tournament_id: int | None = None) -> list[asyncpg.Record]:
+    """Start every waiting entry of every tournament that starts together and whose opening time
+    has come (or of one tournament), all at their tournament's opening time.
+
+    One statement: any number of server processes may run it at once, and each entry is started
+    exactly once (a row another process has just started no longer matches ``status = 'joined'``).
+    An entry whose join committed a moment after the start is started by the next run, on the
+    same clock: ``started_at = opens_at``, ``deadline = closes_at``.
+    """
+    return await db.fetch(
+        """WITH u AS (
+               UPDATE entries e SET status = 'playing', started_at = t.opens_at, deadline = t.closes_at
+                 FROM tournaments t
+                WHERE t.id = e.tournament_id AND e.status = 'joined' AND t.start = 'together'
+                  AND t.finished_at IS NULL AND t.opens_at <= now()
+                  AND ($1::bigint IS NULL OR t.id = $1)
+            RETURNING e.id, e.tournament_id, e.ordinal, e.player_id, e.status, e.score, e.final_score, e.time_left)
+           SELECT u.*, p.name AS player FROM u JOIN players p ON p.id = u.player_id""",
+        tournament_id,
+    )
+
+
+async def claim(db: asyncpg.Pool, entry_id: int, address_hash: bytes | None = None) -> int:
+    """Become the entry's one writer: a new epoch that every later move must carry."""
+    epoch: int = await db.fetchval(
+        """UPDATE entries SET epoch = epoch + 1, play_address_hash = coalesce($2, play_address_hash)
+            WHERE id = $1 RETURNING epoch""",
+        entry_id,
+        address_hash,
+    )
+    return epoch
+
+
+async def moves(db: Db, entry_id: int) -> list[asyncpg.Record]:
+    return await db.fetch("SELECT n, seq, move, t FROM moves WHERE entry_id = $1 ORDER BY n", entry_id)
+
+
+class MoveRecord(NamedTuple):
+    """One accepted move and the entry's state after it."""
+
+    entry_id: int
+    epoch: int
+    n: int
+    seq: int
+    move: str  # RULES.md's JSON form, encoded
+    t: float
+    score: int
+    reveals: int
+    sequences: int
+    status: str
+    final_score: int | None
+    time_left: int | None
+
+
+async def record_moves(db: asyncpg.Pool, records: list[MoveRecord]) -> list[bool]:
+    """Commit many games' moves and their entries' new scores in one statement (one transaction).
+
+    A move is written only if its connection still holds the entry (epoch), the entry is still
+    playing and the move is the next one; each answer says whether it was. A batch never holds
+    two moves of one entry (a connection waits for each answer before its next move).
+    """
+    columns = list(zip(*records, strict=True))
+    written = await db.fetch(
+        """WITH i AS (
+               SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::bigint[], $5::text[],
+                                    $6::float8[], $7::int[], $8::int[], $9::int[], $10::text[], $11::int[], $12::int[])
+                   AS i(entry_id, epoch, n, seq, move, t, score, reveals, sequences, status, final_score, time_left)),
+           u AS (
+               UPDATE entries e SET moves = i.n, last_seq = i.seq, score = i.score, reveals = i.reveals,
+                      sequences = i.sequences, status = i.status, final_score = i.final_score,
+                      time_left = i.time_left, ended_at = CASE WHEN i.status = 'playing' THEN NULL ELSE now() END
+                 FROM i
+                WHERE e.id = i.entry_id AND e.epoch = i.epoch AND e.moves = i.n - 1 AND e.status = 'playing'
+            RETURNING e.id)
+           INSERT INTO moves (entry_id, n, seq, move, t)
+           SELECT i.entry_id, i.n, i.seq, i.move::jsonb, i.t FROM i JOIN u ON u.id = i.entry_id
+           RETURNING entry_id""",
+        *columns,
+    )
+    done = {r["entry_id"] for r in written}
+    return [r.entry_id in done for r in records]
+
+
+async def time_out(db: asyncpg.Pool, entry_id: int | None = None) -> list[asyncpg.Record]:
+    """End by time every playing game past its deadline (or just one). Final score = score (TR = 0)."""
+    return await db.fetch(
+        """WITH u AS (
+               UPDATE entries SET status = 'timed_out', final_score = score, time_left = 0, ended_at = deadline
+                WHERE status = 'playing' AND deadline <= now() AND ($1::bigint IS NULL OR id = $1)
+            RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left)
+           SELECT u.*, p.name AS player FROM u JOIN players p ON p.id = u.player_id""",
+        entry_id,
+    )
+
+
+async def absent(conn: Connection, where: str, value: int) -> list[asyncpg.Record]:
+    return await conn.fetch(
+        f"""WITH u AS (
+                UPDATE entries SET status = 'absent', final_score = 0, time_left = 0, ended_at = now()
+                 WHERE {where} AND status = 'joined'
+             RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left)
+            SELECT u.*, p.name AS player FROM u JOIN players p ON p.id = u.player_id""",
+        value,
+    )
+
+
+async def mark_absent(db: asyncpg.Pool, entry_id: int) -> list[asyncpg.Record]:
+    async with db.acquire() as conn:
+        return await absent(conn, "id = $1", entry_id)

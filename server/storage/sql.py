@@ -1,0 +1,15 @@
+"""SQL expressions about the shared tables that several domains read."""
+
+from __future__ import annotations
+
+# A tournament's status (alias ``t``), from its times and marks.
+STATUS_SQL = """CASE WHEN t.cancelled_at IS NOT NULL THEN 'cancelled'
+                     WHEN t.finished_at IS NOT NULL THEN 'finished'
+                     WHEN now() < t.opens_at THEN 'scheduled'
+                     WHEN now() < t.closes_at THEN 'open'
+                     ELSE 'closing' END"""
+
+# Ranking of RULES.md (entries aliased ``e``): higher score first, then more time remaining at the
+# end, then the earlier entry. Running games count as 0 seconds remaining until they end.
+RANK_ORDER = """coalesce(e.final_score, e.score) DESC,
+                CASE WHEN e.status = 'playing' THEN 0 ELSE coalesce(e.time_left, 0) END DESC, e.ordinal"""

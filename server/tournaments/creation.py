@@ -1,0 +1,160 @@
+"""Creating a tournament: its settings checked by the engine, its name and times, its deal (drawn,
+given, or certified by the solver) and the commitment to it. Shared by the organiser's route and
+the schedules; the tournament and entry as the API shows them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import asyncpg
+import msgspec
+from litestar.exceptions import HTTPException
+
+from spidertour.engine import EngineError, Settings
+
+from ..config import Config
+from ..fairplay.commitment import commitment, new_salt, new_seed
+from ..lib.http import printable
+from ..watch.leaderboard import MAX_TIME_LIMIT
+from . import messages as p
+from . import store
+from .pars import NoWinnableDeal, SolverPool, certify
+
+MAX_DAYS = 366
+
+
+def tournament_out(row: asyncpg.Record) -> p.Tournament:
+    finished = row["status"] in ("finished", "cancelled")
+    return p.Tournament(
+        id=row["id"],
+        name=row["name"],
+        status=row["status"],
+        settings=row["settings"],
+        opens_at=row["opens_at"],
+        closes_at=row["closes_at"],
+        finished_at=row["finished_at"],
+        commitment=row["commitment"],
+        entrants=row["entrants"],
+        start=row["start"],
+        seed=row["seed"] if finished else None,
+        salt=row["salt"] if finished else None,
+        certified=row["certified"],
+        par=msgspec.convert(row["par"], p.Par) if finished and row["par"] is not None else None,
+        cancelled_at=row["cancelled_at"],
+        schedule_id=row["schedule_id"],
+    )
+
+
+def entry_out(row: asyncpg.Record) -> p.Entry:
+    return p.Entry(
+        id=row["id"],
+        tournament_id=row["tournament_id"],
+        tournament=row["tournament"],
+        player_id=row["player_id"],
+        player=row["player"],
+        status=row["status"],
+        score=row["score"],
+        final_score=row["final_score"],
+        time_left=row["time_left"],
+        started_at=row["started_at"],
+        deadline=row["deadline"],
+    )
+
+
+def settings_from(body: p.GameSettings) -> dict[str, Any]:
+    """Engine-validated settings with every field filled in (so the commitment covers them all)."""
+    try:
+        settings = Settings.from_json(msgspec.to_builtins(body)).to_json()
+    except EngineError as err:
+        raise HTTPException(status_code=400, detail=f"settings: {err.reason}") from None
+    if settings["time_limit"] > MAX_TIME_LIMIT:
+        raise HTTPException(status_code=400, detail=f"settings: time_limit is at most {MAX_TIME_LIMIT} seconds")
+    return settings
+
+
+def tournament_name(raw: str) -> str:
+    return printable(raw)
+
+
+def tournament_times(opens: datetime | None, closes: datetime | None) -> tuple[datetime, datetime]:
+    """Opening and closing times checked: zoned, in order, near enough (no arithmetic overflows)."""
+    now = datetime.now(UTC)
+    if (opens is not None and opens.tzinfo is None) or (closes is not None and closes.tzinfo is None):
+        raise HTTPException(status_code=400, detail="times need a time zone, e.g. 2026-11-22T18:00:00Z")
+    if closes is not None and closes <= (opens or now):
+        raise HTTPException(status_code=400, detail="closes_at must come after opens_at")
+    window = timedelta(days=MAX_DAYS)
+    for when in (opens, closes):
+        if when is not None and abs(when - now) > window:
+            raise HTTPException(status_code=400, detail=f"times must lie within {MAX_DAYS} days of now")
+    opens_at = opens or now
+    closes_at = closes or opens_at + timedelta(hours=1)
+    if closes_at - opens_at > window:
+        raise HTTPException(status_code=400, detail=f"times must lie within {MAX_DAYS} days")
+    return opens_at, closes_at
+
+
+async def create_tournament(
+    db: asyncpg.Pool,
+    solver: SolverPool,
+    config: Config,
+    data: p.TournamentCreate,
+    schedule: tuple[int, datetime] | None = None,
+) -> p.Tournament | None:
+    """Shared by the HTTP route and the schedules. None: the schedule's occurrence already has its tournament."""
+    settings = settings_from(data.settings)
+    name = tournament_name(data.name)
+    if data.seed is not None and "\x00" in data.seed:
+        raise HTTPException(status_code=400, detail="the seed may not contain a NUL character")
+    if data.start == "together":
+        # One sitting: every game starts at opens_at and ends at its deadline, which is the closing.
+        if data.closes_at is not None:
+            raise HTTPException(
+                status_code=400,
+                detail="a tournament that starts together closes at opens_at + time_limit: leave closes_at out",
+            )
+        if data.opens_at is None:
+            raise HTTPException(
+                status_code=400, detail="a tournament that starts together needs opens_at: entries are taken until then"
+            )
+        opens_at, _ = tournament_times(data.opens_at, None)
+        if opens_at <= datetime.now(UTC):
+            raise HTTPException(
+                status_code=400,
+                detail="a tournament that starts together opens in the future: entries are taken until then",
+            )
+        closes_at = opens_at + timedelta(seconds=settings["time_limit"])
+    else:
+        opens_at, closes_at = tournament_times(data.opens_at, data.closes_at)
+    par = None
+    if data.certified:
+        seconds = data.certify_seconds or config.solver_seconds
+        try:
+            seed, par = await certify(solver, settings, data.seed, seconds, config.certify_tries)
+        except NoWinnableDeal as err:
+            raise HTTPException(status_code=422, detail=f"no certified deal: {err}") from None
+    elif data.certify_seconds is not None:
+        raise HTTPException(status_code=400, detail="certify_seconds goes with certified: true")
+    else:
+        seed = data.seed if data.seed is not None else new_seed()
+    salt = new_salt()
+    tid = await store.create_tournament(
+        db,
+        name,
+        settings,
+        seed,
+        salt,
+        commitment(seed, settings, salt),
+        opens_at,
+        closes_at,
+        data.certified,
+        par,
+        schedule,
+        data.start,
+    )
+    if tid is None:
+        return None
+    row = await store.tournament(db, tid)
+    assert row is not None
+    return tournament_out(row)

@@ -1,0 +1,74 @@
+"""Entries: a player joins a tournament, and lists their own entries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+from litestar import Request, get, post
+from litestar.exceptions import HTTPException
+
+from ..core import core_of
+from ..fairplay.limits import limit_guard, limiter_of
+from ..operations.openapi import PLAYER, errors
+from ..players.auth import require_player
+from ..watch.boards import boards_of
+from ..watch.messages import Row
+from . import messages as p
+from . import store
+from .creation import entry_out
+from .routes import find_tournament
+
+
+def _entries_closed(tour: asyncpg.Record) -> str | None:
+    """Why the tournament takes no entry now, or None when it does."""
+    if tour["start"] == "together":
+        if tour["status"] == "scheduled":
+            return None
+        return (
+            f"the tournament started together at {tour['opens_at'].isoformat()}: "
+            "entries were taken until then, and every game started at once"
+        )
+    if tour["status"] != "open":
+        return f"the tournament is {tour['status']}: entries only while open"
+    return None
+
+
+@post(
+    "/api/tournaments/{tournament_id:int}/entries",
+    status_code=201,
+    security=PLAYER,
+    guards=[limit_guard("join")],
+    responses=errors(401, 404, 409, 429),
+)
+async def join(request: Request[Any, Any, Any], tournament_id: int) -> p.Entry:
+    """Player: join a tournament (one entry per player): while it is open, or until its opening
+    time when it starts together. Limited per client address (429 with Retry-After)."""
+    db = core_of(request).db
+    player = await require_player(request)
+    tour = await find_tournament(db, tournament_id)
+    closed = _entries_closed(tour)
+    if closed:
+        raise HTTPException(status_code=409, detail=closed)
+    try:
+        entry_id = await store.join(db, tournament_id, player["id"], limiter_of(request).address_hash(request))
+    except store.JoinRefused as err:
+        tour = await find_tournament(db, tournament_id)
+        raise HTTPException(status_code=409, detail=_entries_closed(tour) or str(err)) from None
+    row = await store.entry(db, entry_id)
+    assert row is not None
+    out = entry_out(row)
+    await boards_of(request).publish(
+        tournament_id, row["ordinal"], Row(entry_id=out.id, player=out.player, score=0, status=out.status)
+    )
+    return out
+
+
+@get("/api/me/entries", security=PLAYER, responses=errors(401))
+async def my_entries(request: Request[Any, Any, Any]) -> list[p.Entry]:
+    """Player: my entries, newest first."""
+    player = await require_player(request)
+    return [entry_out(r) for r in await store.entries_of_player(core_of(request).db, player["id"])]
+
+
+ROUTES = [join, my_entries]

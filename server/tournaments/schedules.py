@@ -1,0 +1,160 @@
+"""Schedules: recurring tournaments. An occurrence opens at ``first_opens_at + k * every_minutes``
+and is created ``ahead_minutes`` before, exactly once however many server processes look (the
+database's unique (schedule, occurrence) decides); the organiser's routes to make, list and stop them."""
+
+from __future__ import annotations
+
+import logging
+import math
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import asyncpg
+import msgspec
+from litestar import Request, delete, get, post
+from litestar.exceptions import HTTPException, NotFoundException
+
+from ..config import Config
+from ..core import core_of
+from ..lib.http import admin_guard, strict_body, valid_id
+from ..operations.openapi import ADMIN, errors
+from . import messages as p
+from . import store
+from .creation import create_tournament, settings_from, tournament_name
+from .pars import SolverPool, pars_of
+
+log = logging.getLogger("spidertour.organiser")
+
+SCHEDULE_SECONDS = 5.0  # how often the clock looks for scheduled tournaments to create
+MAX_AHEAD = 10  # occurrences created at once per schedule
+
+
+def occurrences(
+    first: datetime, every: int, open_for: int, ahead: int, now: datetime, limit: int = MAX_AHEAD
+) -> list[datetime]:
+    """The occurrences due now: not yet closed (opens + open_for > now), opening by now + ahead."""
+    period = timedelta(minutes=every)
+    k = max(0, math.floor((now - timedelta(minutes=open_for) - first) / period) + 1)
+    found: list[datetime] = []
+    while len(found) < limit:
+        at = first + k * period
+        if at > now + timedelta(minutes=ahead):
+            break
+        found.append(at)
+        k += 1
+    return found
+
+
+def next_occurrence(first: datetime, every: int, now: datetime) -> datetime:
+    period = timedelta(minutes=every)
+    k = max(0, math.ceil((now - first) / period))
+    return first + k * period
+
+
+def tournament_body(schedule: Any, at: datetime) -> p.TournamentCreate:
+    template = dict(schedule["template"])
+    return msgspec.convert(
+        {
+            **template,
+            "name": f"{schedule['name']} {at:%Y-%m-%d %H:%M}",
+            "opens_at": at.isoformat(),
+            "closes_at": (at + timedelta(minutes=schedule["open_minutes"])).isoformat(),
+        },
+        p.TournamentCreate,
+    )
+
+
+async def create_scheduled(
+    db: asyncpg.Pool, solver: SolverPool, config: Config, schedule_id: int | None = None
+) -> list[int]:
+    """Create every scheduled tournament now due; each occurrence once, whichever process gets there first."""
+    now = datetime.now(UTC)
+    made = []
+    rows = [await store.schedule(db, schedule_id)] if schedule_id else await store.schedules(db, True)
+    for schedule in rows:
+        if schedule is None or not schedule["active"]:
+            continue
+        for at in occurrences(
+            schedule["first_opens_at"],
+            schedule["every_minutes"],
+            schedule["open_minutes"],
+            schedule["ahead_minutes"],
+            now,
+        ):
+            try:
+                body = tournament_body(schedule, at)
+                created = await create_tournament(db, solver, config, body, (schedule["id"], at))
+            except Exception:
+                log.warning("schedule %s could not create its tournament of %s", schedule["id"], at, exc_info=True)
+                break
+            if created is not None:
+                made.append(created.id)
+                log.info("schedule %s created tournament %s opening %s", schedule["id"], created.id, at)
+    return made
+
+
+async def schedule_out(db: asyncpg.Pool, row: Any) -> p.Schedule:
+    recent = await store.scheduled_tournaments(db, row["id"])
+    return p.Schedule(
+        id=row["id"],
+        name=row["name"],
+        settings=row["template"].get("settings", {}),
+        first_opens_at=row["first_opens_at"],
+        every_minutes=row["every_minutes"],
+        open_minutes=row["open_minutes"],
+        ahead_minutes=row["ahead_minutes"],
+        active=row["active"],
+        next_opens_at=next_occurrence(row["first_opens_at"], row["every_minutes"], datetime.now(UTC))
+        if row["active"]
+        else None,
+        tournaments=[r["id"] for r in recent],
+    )
+
+
+@post("/api/schedules", status_code=201, guards=[admin_guard], security=ADMIN, responses=errors(400, 401, 403, 415))
+async def create_schedule(request: Request[Any, Any, Any], data: p.ScheduleCreate) -> p.Schedule:
+    """Organiser: a recurring tournament (e.g. every day at 20:00 UTC: first_opens_at 20:00, every_minutes 1440).
+    Each occurrence's tournament is created ahead_minutes before it opens, once."""
+    core = core_of(request)
+    data = await strict_body(request, p.ScheduleCreate)
+    name = tournament_name(data.name)
+    settings_from(data.settings)  # checked now; stored as given, filled in by each tournament's creation
+    first = data.first_opens_at
+    if first.tzinfo is None:
+        raise HTTPException(status_code=400, detail="first_opens_at needs a time zone, e.g. 2026-11-22T20:00:00Z")
+    if abs((first - datetime.now(UTC)).days) > 366:
+        raise HTTPException(status_code=400, detail="first_opens_at must lie within 366 days of now")
+    if data.open_minutes > data.every_minutes:
+        raise HTTPException(status_code=400, detail="open_minutes may not exceed every_minutes (tournaments overlap)")
+    template = {"settings": msgspec.to_builtins(data.settings)}
+    row = await store.create_schedule(
+        core.db, name, template, first, data.every_minutes, data.open_minutes, data.ahead_minutes
+    )
+    await create_scheduled(core.db, pars_of(request).solver, core.config, row["id"])
+    return await schedule_out(core.db, row)
+
+
+@get("/api/schedules", guards=[admin_guard], security=ADMIN, responses=errors(401, 403))
+async def list_schedules(request: Request[Any, Any, Any]) -> list[p.Schedule]:
+    """Organiser: every schedule, stopped ones included."""
+    db = core_of(request).db
+    return [await schedule_out(db, r) for r in await store.schedules(db)]
+
+
+@delete(
+    "/api/schedules/{schedule_id:int}",
+    status_code=200,
+    guards=[admin_guard],
+    security=ADMIN,
+    responses=errors(401, 403, 404),
+)
+async def stop_schedule(request: Request[Any, Any, Any], schedule_id: int) -> p.Schedule:
+    """Organiser: stop a schedule. Tournaments it already created stay."""
+    db = core_of(request).db
+    if not (valid_id(schedule_id) and await store.stop_schedule(db, schedule_id)):
+        raise NotFoundException(f"no schedule {schedule_id}")
+    row = await store.schedule(db, schedule_id)
+    return await schedule_out(db, row)
+
+
+ROUTES = [create_schedule, list_schedules, stop_schedule]

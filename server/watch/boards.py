@@ -1,0 +1,118 @@
+"""The watch side of a running server: leaderboards in Redis and the hub that carries their changes
+to every process's watchers. Every other part tells it of a changed entry with ``publish``.
+
+Redis failing never stops play: PostgreSQL has the truth, and a board that missed a write is
+marked stale and rebuilt from PostgreSQL by the clock's next sweep (``rebuild_missing``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, cast
+
+import asyncpg
+from litestar.connection import ASGIConnection
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from ..lib.batch import Batcher
+from ..operations.metrics import REDIS_ERRORS
+from .hub import Hub
+from .leaderboard import Leaderboard
+from .messages import Row
+
+log = logging.getLogger("spidertour")
+
+
+class Boards:
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self.redis = redis
+        self.board = Leaderboard(redis, prefix)
+        self.hub = Hub(redis, self.board, prefix)
+        self.stale: set[int] = set()  # tournaments whose Redis board needs a rebuild
+        # Many rows, one round trip.
+        self.writes: Batcher[tuple[int, int, Row], bool] = Batcher(
+            self.board.record_many, max_batch=1000, concurrency=2
+        )
+
+    def start(self) -> None:
+        self.hub.start()
+
+    async def stop(self) -> None:
+        await self.hub.stop()
+
+    async def publish(self, tournament_id: int, ordinal: int, row: Row) -> None:
+        """Put an entry's new standing on the leaderboard and on its way to every watcher."""
+        try:
+            if not await self.writes.submit((tournament_id, ordinal, row)):
+                self.stale.add(tournament_id)
+        except RedisError:
+            REDIS_ERRORS.inc()
+            log.warning("leaderboard write failed for tournament %s", tournament_id)
+            self.stale.add(tournament_id)
+        self.hub.changed(tournament_id, row)
+
+    async def publish_many(self, tournament_id: int, items: list[tuple[int, Row]], chunk: int = 1000) -> None:
+        """``publish`` for many rows of one tournament: the board in a few round trips, then the watchers
+        (the rows reach the hub together, so they go out in one update)."""
+        for start in range(0, len(items), chunk):
+            part = [(tournament_id, ordinal, row) for ordinal, row in items[start : start + chunk]]
+            try:
+                if not all(await self.board.record_many(part)):
+                    self.stale.add(tournament_id)
+            except RedisError:
+                REDIS_ERRORS.inc()
+                self.stale.add(tournament_id)
+        for _, row in items:
+            self.hub.changed(tournament_id, row)
+
+    def status_changed(self, tournament_id: int, status: str) -> None:
+        """Tell every watcher of the tournament its new status."""
+        self.hub.status_changed(tournament_id, status)
+
+    async def drop(self, tournament_id: int) -> None:
+        """The tournament ranks nobody now (cancelled): its board goes."""
+        try:
+            await self.board.drop(tournament_id)
+        except RedisError:
+            REDIS_ERRORS.inc()
+
+    async def disqualified(self, tournament_id: int, row: Row | None, entry_id: int) -> None:
+        """An entry leaves the board; its watchers see it marked disqualified."""
+        try:
+            await self.board.remove(tournament_id, entry_id)
+        except RedisError:
+            REDIS_ERRORS.inc()
+            self.stale.add(tournament_id)
+        if row is not None:
+            shown = Row(
+                entry_id=row.entry_id,
+                player=row.player,
+                score=row.score,
+                status="disqualified",
+                time_left=row.time_left,
+            )
+            self.hub.changed(tournament_id, shown)
+
+    async def rebuild_missing(self, db: asyncpg.Pool, active: list[int]) -> None:
+        """Rebuild the boards of these tournaments that Redis lost or that missed a write.
+
+        A stale flag goes only with its own rebuild: one that fails is tried again next time.
+        Raises RedisError when Redis is out of reach.
+        """
+        pipe = self.redis.pipeline(transaction=False)
+        for tid in active:
+            pipe.exists(self.board.key(tid, "built"))
+        built = await pipe.execute() if active else []
+        missing = {tid for tid, ok in zip(active, built, strict=True) if not ok} | (self.stale & set(active))
+        for tid in sorted(missing):
+            self.stale.discard(tid)
+            try:
+                await self.board.rebuild(db, tid)
+            except RedisError:
+                self.stale.add(tid)
+                raise
+
+
+def boards_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Boards:
+    return cast(Boards, connection.app.state.boards)

@@ -1,0 +1,194 @@
+"""Feeds: one tournament's updates for this process's watchers.
+
+A feed coalesces: at most 1 / ``FEED_SECONDS`` update messages a second go to its watchers,
+however many players move. A watcher that cannot keep up keeps only what it has not yet been
+sent, merged, so it never slows the feed, other watchers or players (drop-to-latest). A watcher
+may follow a few entries: it is then sent the top page and those entries' changes only, which
+keeps a big tournament's updates small.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import msgspec
+from redis.exceptions import RedisError
+
+from ..operations.metrics import REDIS_ERRORS
+from .leaderboard import Leaderboard
+from .messages import Row, Update
+
+log = logging.getLogger("spidertour.hub")
+
+FEED_SECONDS = 0.25  # at most four updates a second to a watcher
+TOP = 20
+OFFER_CHUNK = 50  # watchers offered a tick between two turns of the event loop
+
+_encoder = msgspec.json.Encoder()
+
+
+class Tick:
+    """One feed tick: what changed, shared by every watcher of the feed, encoded at most twice."""
+
+    def __init__(
+        self, tournament_id: int, entrants: int, changed: dict[int, Row], top: list[Row], status: str | None
+    ) -> None:
+        self.tournament_id, self.entrants, self.changed, self.top, self.status = (
+            tournament_id,
+            entrants,
+            changed,
+            top,
+            status,
+        )
+        self.at = time.time()
+        self.top_same = False  # the top page and the count are those of the last tick
+        self._all: bytes | None = None
+        self._bare: bytes | None = None
+
+    def update(self, changed: list[Row]) -> Update:
+        return Update(
+            tournament_id=self.tournament_id,
+            entrants=self.entrants,
+            changed=changed,
+            top=self.top,
+            status=self.status,
+            at=self.at,
+        )
+
+    def all_encoded(self) -> bytes:
+        """The update with every changed row (for watchers that follow everything)."""
+        if self._all is None:
+            self._all = _encoder.encode(self.update(list(self.changed.values())))
+        return self._all
+
+    def bare_encoded(self) -> bytes:
+        """The update with the top page only (for watchers none of whose entries changed)."""
+        if self._bare is None:
+            self._bare = _encoder.encode(self.update([]))
+        return self._bare
+
+
+class Watcher:
+    """One watch connection's outbox: the feed offers, the connection's own task takes and sends.
+
+    ``follow``: the entries whose changes this watcher wants (None: every entry). When the last
+    update has gone, the next tick is sent as the feed encoded it, shared, with no copying; only a
+    watcher still busy sending merges ticks (latest row per entry), so it never holds more than
+    one message's worth and never slows anyone (drop-to-latest).
+    """
+
+    def __init__(self, follow: frozenset[int] | None = None) -> None:
+        self.follow = follow
+        self.pending: dict[int, Row] = {}
+        self.status: str | None = None
+        self.top: list[Row] = []
+        self.entrants = 0
+        self.fresh: bytes | None = None  # the tick's shared encoding, when nothing else is pending
+        self.ready = asyncio.Event()
+
+    def offer(self, tick: Tick) -> None:
+        if self.follow is None:
+            mine = tick.changed
+        else:
+            mine = {eid: tick.changed[eid] for eid in self.follow if eid in tick.changed}
+            if not mine and tick.top_same and tick.status is None:
+                return  # nothing this watcher sees has changed: nothing to send
+        if not self.ready.is_set():  # nothing waiting: this tick goes as it is
+            self.pending = mine  # a reference; never changed in place
+            self.status = tick.status
+            if self.follow is None:
+                self.fresh = tick.all_encoded()
+            elif not mine:
+                self.fresh = tick.bare_encoded()
+            else:  # some followed rows: a message of its own, made when sent
+                self.fresh = None
+        else:  # the last one is still waiting: merge into a new dict (the tick's stays untouched)
+            self.pending = {**self.pending, **mine}
+            if tick.status is not None:
+                self.status = tick.status
+            self.fresh = None
+        self.top = tick.top
+        self.entrants = tick.entrants
+        self.ready.set()
+
+    def take(self, tournament_id: int) -> bytes:
+        """Everything not yet sent, as one message."""
+        self.ready.clear()
+        fresh, self.fresh = self.fresh, None
+        pending, self.pending = self.pending, {}
+        status, self.status = self.status, None
+        if fresh is not None:
+            return fresh
+        return _encoder.encode(
+            Update(
+                tournament_id=tournament_id,
+                entrants=self.entrants,
+                changed=list(pending.values()),
+                top=self.top,
+                status=status,
+                at=time.time(),
+            )
+        )
+
+
+class Feed:
+    """Updates of one tournament for this process's watchers."""
+
+    def __init__(self, board: Leaderboard, tournament_id: int) -> None:
+        self.board = board
+        self.tournament_id = tournament_id
+        self.watchers: set[Watcher] = set()
+        self.changed: dict[int, Row] = {}
+        self.status: str | None = None
+        self.last_top: list[Row] = []  # the top page and count of the last tick: unchanged, not resent
+        self.last_entrants = -1
+        self.task = asyncio.create_task(self._run())
+
+    def add(self, rows: list[Row], status: str | None) -> None:
+        for row in rows:
+            self.changed[row.entry_id] = row
+        if status is not None:
+            self.status = status
+
+    def _wanted(self, changed: dict[int, Row]) -> list[int]:
+        """The changed entries some watcher will be sent (only these need their rank looked up)."""
+        wanted: set[int] = set()
+        for watcher in self.watchers:
+            if watcher.follow is None:
+                return list(changed)
+            wanted.update(eid for eid in watcher.follow if eid in changed)
+        return list(wanted)
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(FEED_SECONDS)
+            if not self.changed and self.status is None:
+                continue
+            changed, self.changed = self.changed, {}
+            status, self.status = self.status, None
+            try:
+                board = self.board
+                ids = self._wanted(changed)
+                ranks = await board.ranks(self.tournament_id, ids)
+                for eid, rank in zip(ids, ranks, strict=True):
+                    changed[eid].rank = rank
+                top = await board.page(self.tournament_id, 0, TOP)
+                entrants = await board.count(self.tournament_id)
+            except RedisError:
+                REDIS_ERRORS.inc()
+                log.warning("feed of tournament %s could not read Redis", self.tournament_id)
+                self.changed = {**changed, **self.changed}
+                continue
+            if len(ids) < len(changed):  # rows no watcher is sent: drop them before sharing
+                changed = {eid: changed[eid] for eid in ids}
+            tick = Tick(self.tournament_id, entrants, changed, top, status)
+            tick.top_same = top == self.last_top and entrants == self.last_entrants
+            self.last_top, self.last_entrants = top, entrants
+            for i, watcher in enumerate(list(self.watchers)):
+                watcher.offer(tick)
+                if i % OFFER_CHUNK == OFFER_CHUNK - 1:
+                    # Let the loop read and answer moves between chunks: a thousand watchers woken
+                    # at once would hold every move back for the tens of milliseconds their sends take.
+                    await asyncio.sleep(0)

@@ -1,0 +1,75 @@
+"""What watchers are sent: a row per entry, the watch socket's snapshot and updates, and the
+leaderboard pages of the HTTP API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+import msgspec
+
+
+class Row(msgspec.Struct, array_like=False):
+    """One entry as watchers see it."""
+
+    entry_id: int
+    player: str
+    score: int
+    status: str
+    time_left: int | None = None
+    rank: int | None = None
+    deadline: float | None = None  # while the game runs: its end, in seconds since the epoch
+
+
+def _deadline(record: asyncpg.Record | dict[str, Any]) -> float | None:
+    """A running game's deadline as seconds since the epoch; None once it is over or not started."""
+    deadline = record.get("deadline")
+    return deadline.timestamp() if deadline is not None and record["status"] == "playing" else None
+
+
+def row_of(record: asyncpg.Record | dict[str, Any]) -> Row:
+    """An entry's row from its database record (id, player, status, score, final_score, time_left)."""
+    final = record["final_score"]
+    return Row(
+        entry_id=record["id"],
+        player=record["player"],
+        score=record["score"] if final is None else final,
+        status=record["status"],
+        time_left=record["time_left"],
+        deadline=_deadline(record),
+    )
+
+
+class Snapshot(msgspec.Struct, tag="snapshot", omit_defaults=True):
+    """Watch websocket: the first message, the standings as they are now."""
+
+    tournament_id: int
+    status: str
+    entrants: int
+    top: list[Row]
+    at: float = 0.0
+
+
+class Update(msgspec.Struct, tag="update", omit_defaults=True):
+    """Watch websocket: what changed since the last message."""
+
+    tournament_id: int
+    entrants: int
+    changed: list[Row]
+    top: list[Row]
+    status: str | None = None
+    at: float = 0.0  # server time (seconds since the epoch) the update was made
+
+
+class Board(msgspec.Struct):
+    """A page of the standings over HTTP."""
+
+    tournament_id: int
+    status: str
+    entrants: int
+    rows: list[Row]
+
+
+class Rebuilt(msgspec.Struct):
+    tournament_id: int
+    entries: int

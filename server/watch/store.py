@@ -1,0 +1,64 @@
+"""The SQL of watching: entries as the board shows them, final standings, a tournament's status."""
+
+from __future__ import annotations
+
+import asyncpg
+
+from ..storage.sql import RANK_ORDER, STATUS_SQL
+
+# What the leaderboard needs of an entry (``leaderboard.Leaderboard.rebuild``).
+BOARD_SQL = """
+    SELECT e.id, e.tournament_id, e.ordinal, p.name AS player, e.status, e.score, e.final_score, e.time_left,
+           e.deadline
+      FROM entries e JOIN players p ON p.id = e.player_id"""
+
+
+async def status(db: asyncpg.Pool, tournament_id: int) -> str | None:
+    """The tournament's status, or None when there is no such tournament."""
+    found: str | None = await db.fetchval(f"SELECT {STATUS_SQL} FROM tournaments t WHERE t.id = $1", tournament_id)
+    return found
+
+
+async def board_rows(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
+    """Every entry of a tournament as the leaderboard shows it (to rebuild it)."""
+    return await db.fetch(f"{BOARD_SQL} WHERE e.tournament_id = $1 AND e.disqualified IS NULL", tournament_id)
+
+
+async def active_tournaments(db: asyncpg.Pool) -> list[int]:
+    """Tournaments whose leaderboards live in Redis: not finished, and open or closing."""
+    rows = await db.fetch("SELECT id FROM tournaments WHERE finished_at IS NULL AND opens_at <= now()")
+    return [r["id"] for r in rows]
+
+
+async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit: int = 100) -> list[asyncpg.Record]:
+    """Final standings once stored, else the running order computed from the entries."""
+    rows = await db.fetch(
+        """SELECT rank, entry_id, player_id, player, final_score AS score, time_left, status
+             FROM standings WHERE tournament_id = $1 ORDER BY rank OFFSET $2 LIMIT $3""",
+        tournament_id,
+        offset,
+        limit,
+    )
+    if rows:
+        return rows
+    return await db.fetch(
+        f"""SELECT row_number() OVER (ORDER BY {RANK_ORDER}) AS rank, e.id AS entry_id, e.player_id,
+                   p.name AS player, coalesce(e.final_score, e.score) AS score, e.time_left, e.status
+              FROM entries e JOIN players p ON p.id = e.player_id
+             WHERE e.tournament_id = $1 AND e.disqualified IS NULL ORDER BY rank OFFSET $2 LIMIT $3""",
+        tournament_id,
+        offset,
+        limit,
+    )
+
+
+async def ranked_count(db: asyncpg.Pool, tournament_id: int) -> int:
+    """Entries in a finished tournament's stored standings."""
+    return int(await db.fetchval("SELECT count(*) FROM standings WHERE tournament_id = $1", tournament_id))
+
+
+async def final_rank(db: asyncpg.Pool, tournament_id: int, entry_id: int) -> int | None:
+    rank: int | None = await db.fetchval(
+        "SELECT rank FROM standings WHERE tournament_id = $1 AND entry_id = $2", tournament_id, entry_id
+    )
+    return rank
