@@ -10,6 +10,7 @@ Standard library only; no I/O, no clock, no global state. Time enters as numbers
 """
 
 from .cards import card_text, parse_card
+from .deals import Renaming
 from .errors import (
     BadMoveError,
     EngineError,
@@ -22,7 +23,6 @@ from .game import ENDED, TIMED_OUT, WON, Game, Result
 from .moves import Deal, End, Move, MoveCards, Undo, move_from_json, move_from_text
 from .settings import Settings
 from .variants import VARIANTS, Variant
-from .variation import Renaming
 
 __all__ = [
     "ENDED",

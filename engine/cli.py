@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from .deal import deal_json
+from .deals.vectors import deal_json
 from .errors import EngineError
 from .replay import replay_lines
 from .settings import Settings

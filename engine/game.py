@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from . import views
-from .cards import KING, Card, card_text, ordered_deck
-from .dealing import lay_out
+from .cards import KING, Card, card_text
+from .deals import deal
 from .errors import BadMoveError, GameOverError, IllegalMoveError, SettingsError, shown
 from .moves import Deal, End, Move, MoveCards, Undo, move_from_json
 from .notation import Position, parse_position, position_text
@@ -23,8 +23,6 @@ from .scores import (
     Result,
 )
 from .settings import Settings, check_entry, check_seed
-from .shuffle import shuffled
-from .variation import Renaming
 
 # Result(...) and MoveCards(...) without the NamedTuple's Python-level __new__: the hot paths
 # build one per move.
@@ -48,7 +46,7 @@ class Game:
 
     With ``settings.deal_variation`` the game is entry ``entry``'s renamed deal (DEAL.md section 6)
     and ``entry`` (1, 2, ...) is required; without it ``entry`` is ignored. Moves and views are
-    always in the game's own numbering (``spidertour.engine.variation.Renaming`` maps them to the base deal's).
+    always in the game's own numbering (``spidertour.engine.deals.Renaming`` maps them to the base deal's).
     """
 
     __slots__ = (
@@ -111,23 +109,13 @@ class Game:
                 raise SettingsError("deal_variation is on: the game needs its entry's ordinal (entry = 1, 2, ...)")
             self.entry = None if entry is None else check_entry(entry)
         if seed is not None:
-            self._deal_from(shuffled(ordered_deck(rules.deck_size, settings.suits or 1), check_seed(seed)))
-            if self.entry is not None:
-                Renaming.of(settings, seed, self.entry).apply(self)
+            layout = deal(settings, check_seed(seed), self.entry)  # renamed for the entry with deal_variation
+            self.columns, self.down, self.piles, self.stock = layout.columns, layout.down, layout.piles, layout.stock
 
     @classmethod
     def new(cls, seed: str, *, entry: int | None = None, **settings: Any) -> Game:
         """``Game.new("abc", variant="spider", suits=2)``: settings by keyword, defaults elsewhere."""
         return cls(Settings(**settings), seed, entry)
-
-    def _deal_from(self, deck: list[Card]) -> None:
-        """DEAL.md section 4: columns row by row, then the reserve."""
-        layout = lay_out(self.settings.rules, deck)
-        for c, cards in enumerate(layout.columns):
-            self.columns[c] = cards
-            self.down[c] = layout.down[c]
-        self.piles = layout.piles
-        self.stock = layout.stock
 
     # ----------------------------------------------------------------- reading the position
 

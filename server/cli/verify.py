@@ -265,9 +265,7 @@ def _game(number: int, text: str, seed: str, settings: dict[str, Any]) -> GameCh
 
 
 def _standings_checks(games: list[GameCheck], standings: list[dict[str, Any]]) -> list[Check]:
-    by_entry: dict[int, GameCheck] = {
-        g.entry_id: g for g in games if g.entry_id is not None and g.disqualified is None
-    }
+    by_entry: dict[int, GameCheck] = {g.entry_id: g for g in games if g.entry_id is not None and g.disqualified is None}
     out: set[int | None] = {g.entry_id for g in games if g.disqualified is not None}
     checks = []
     ranks = [s.get("rank") for s in standings]

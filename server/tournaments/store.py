@@ -74,9 +74,7 @@ async def create_tournament(
         return tid  # type: ignore[no-any-return]
 
 
-async def save_par(
-    db: Db, tournament_id: int, par: dict[str, Any], replace: bool = False
-) -> bool:
+async def save_par(db: Db, tournament_id: int, par: dict[str, Any], replace: bool = False) -> bool:
     """Store a tournament's par (``server.solving.solve_job``'s record). A second one is ignored,
     unless ``replace`` (a certified tournament's new deal)."""
     conflict = (

@@ -11,8 +11,8 @@ import asyncpg
 from playwright.async_api import Page
 
 from spidertour.engine import Deal, End, Game, MoveCards, Settings, Undo
+from spidertour.engine.deals.variation import Renaming
 from spidertour.engine.replay import replay_game
-from spidertour.engine.variation import Renaming
 from spidertour.server.fairplay import commitment as fairness
 from tests.client import Api
 

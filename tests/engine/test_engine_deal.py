@@ -14,9 +14,9 @@ import pytest
 
 from spidertour.engine import Game, SettingsError
 from spidertour.engine.cards import card_text, ordered_deck, parse_card
-from spidertour.engine.deal import deal_json
+from spidertour.engine.deals.shuffle import random_stream, shuffled, uniform
+from spidertour.engine.deals.vectors import deal_json
 from spidertour.engine.settings import Settings
-from spidertour.engine.shuffle import random_stream, shuffled, uniform
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS: list[dict[str, Any]] = json.loads((ROOT / "tests" / "deal-vectors.json").read_text(encoding="utf-8"))

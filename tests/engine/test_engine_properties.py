@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from spidertour.engine import Deal, End, EngineError, Game, MoveCards, Settings, Undo, move_from_json
 from spidertour.engine.cards import RANKS, SUITS, card_text, ordered_deck
+from spidertour.engine.deals.variation import Renaming
 from spidertour.engine.replay import replay_game
-from spidertour.engine.variation import Renaming
 
 GAMES = [
     ("spider78", 1),

@@ -15,9 +15,9 @@ import pytest
 
 from spidertour.engine import Deal, End, Game, MoveCards, NotationError, Settings, SettingsError, Undo
 from spidertour.engine.cards import card_text, parse_card
-from spidertour.engine.deal import deal_json
+from spidertour.engine.deals.variation import Renaming, column_groups, permutation
+from spidertour.engine.deals.vectors import deal_json
 from spidertour.engine.replay import replay_game, replay_lines
-from spidertour.engine.variation import Renaming, column_groups, permutation
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS: list[dict[str, Any]] = json.loads((ROOT / "tests" / "entry-vectors.json").read_text(encoding="utf-8"))
@@ -204,7 +204,7 @@ def test_permutation_and_groups_follow_deal_md() -> None:
 
 def test_renaming_is_drawn_in_deal_md_order() -> None:
     """Suits, then each column group left to right, then the piles, from seed + ":entry:" + ordinal."""
-    from spidertour.engine.shuffle import random_stream
+    from spidertour.engine.deals.shuffle import random_stream
 
     settings = Settings(variant="spider78", suits=2, deal_variation=True)
     stream = random_stream("abc:entry:2")

@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from spidertour.engine import End, Game, Settings
-from spidertour.engine.variation import Renaming
+from spidertour.engine.deals.variation import Renaming
 from spidertour.server.cli.verify import verify, verify_data
 from tests.client import Api, Player
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .cards import Card
+from ..cards import Card
 
 # (cards of a column, how many of them are face up) -> length of the movable group at its end
 GroupRule = Callable[[list[Card], int], int]

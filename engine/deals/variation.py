@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Self, TypeVar
 
-from .cards import CARD_TEXTS, HIDDEN, Card, parse_card
-from .moves import Deal, Move, MoveCards
-from .settings import Settings, check_entry, check_seed
+from ..cards import CARD_TEXTS, HIDDEN, Card, parse_card
+from ..moves import Deal, Move, MoveCards
+from ..settings import Settings, check_entry, check_seed
 from .shuffle import random_stream, uniform
 
 

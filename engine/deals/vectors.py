@@ -1,12 +1,13 @@
-"""A deal in the vectors' format of ``deal-vectors.json`` and ``entry-vectors.json`` (DEAL.md)."""
+"""A deal in the vectors' format of ``deal-vectors.json`` and ``entry-vectors.json`` (DEAL.md
+sections 5 and 6): what ``spidertour deal`` prints."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .cards import card_text, ordered_deck
-from .game import Game
-from .settings import Settings, check_seed
+from ..cards import card_text, ordered_deck
+from ..settings import Settings, check_seed
+from . import deal
 from .shuffle import shuffled
 
 
@@ -22,17 +23,17 @@ def deal_json(settings: Settings, seed: str, entry: int | None = None) -> dict[s
     (DEAL.md section 5; ``entry`` ignored).
     """
     rules = settings.rules
-    game = Game(settings, seed, entry)
+    layout = deal(settings, seed, entry)
     out: dict[str, Any] = {"variant": settings.variant, "suits": settings.suits, "seed": seed}
-    if game.entry is not None:
-        out["entry"] = game.entry
+    if settings.deal_variation:
+        out["entry"] = entry
         if rules.draw_piles:
             out["draw_pile_choice"] = settings.draw_pile_choice
     else:
         out["shuffled"] = _text(shuffled(ordered_deck(rules.deck_size, settings.suits or 1), check_seed(seed)))
-    out["columns"] = [_text(c) for c in game.columns[: rules.columns]]
-    if game.piles is not None:
-        out["draw_piles"] = [_text(p) for p in game.piles]
-    if game.stock is not None:
-        out["stock"] = _text(game.stock)
+    out["columns"] = [_text(c) for c in layout.columns[: rules.columns]]
+    if layout.piles is not None:
+        out["draw_piles"] = [_text(p) for p in layout.piles]
+    if layout.stock is not None:
+        out["stock"] = _text(layout.stock)
     return out
