@@ -1,4 +1,4 @@
-"""The browser's engine (server/static/js/engine.js) against the deal vectors and the Python engine."""
+"""The browser's engine (server/static/js/engine/) against the deal vectors and the Python engine."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from tests.client import Api
 VECTORS = json.loads((Path(__file__).resolve().parents[1] / "deal-vectors.json").read_text())
 ENTRY_VECTORS = json.loads((Path(__file__).resolve().parents[1] / "entry-vectors.json").read_text())
 
-IMPORT = "const engine = await import('/js/engine.js'); const sha = await import('/js/sha256.js');"
+IMPORT = "const engine = await import('/js/engine/index.js'); const sha = await import('/js/lib/sha256.js');"
 
 
 async def test_every_deal_vector(page: Page) -> None:

@@ -102,7 +102,7 @@ async def test_drop_target_and_messages(browser: Browser, server: ServerProcess,
 
     # Notices elsewhere do not pile up without end, and a tap dismisses one.
     await page.evaluate("""async () => {
-      const { notify } = await import('/js/ui.js');
+      const { notify } = await import('/js/lib/ui.js');
       for (let i = 0; i < 8; i++) notify(`notice ${i}`, 'info', 60000);
       notify('notice 7', 'info', 60000);
     }""")

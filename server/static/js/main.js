@@ -1,16 +1,16 @@
 // The single page: hash routes to small page modules, each mounted into <main> and cleaned up
 // when the route changes.
 
-import { player } from "./api.js";
-import { apply } from "./settings.js";
+import { player } from "./lib/api.js";
+import { apply } from "./lib/prefs.js";
 
 const ROUTES = [
-  [/^#\/lobby$/, () => import("./lobby.js")],
-  [/^#\/play\/(\d+)$/, () => import("./game.js")],
-  [/^#\/board\/(\d+)$/, () => import("./leaderboard.js")],
-  [/^#\/finished\/(\d+)$/, () => import("./finished.js")],
-  [/^#\/organise$/, () => import("./organise.js")],
-  [/^#\/settings$/, () => import("./settings.js")],
+  [/^#\/lobby$/, () => import("./pages/lobby.js")],
+  [/^#\/play\/(\d+)$/, () => import("./pages/game.js")],
+  [/^#\/board\/(\d+)$/, () => import("./pages/leaderboard.js")],
+  [/^#\/finished\/(\d+)$/, () => import("./pages/finished.js")],
+  [/^#\/organise$/, () => import("./pages/organise.js")],
+  [/^#\/settings$/, () => import("./pages/settings.js")],
 ];
 
 let cleanup = null;

@@ -1,38 +1,7 @@
-// The player's display settings, kept in localStorage, and the page that changes them.
+// The settings page: the player's display settings, kept on this device only (lib/prefs.js).
 
-import { el } from "./ui.js";
-
-const KEY = "spidertour.settings";
-export const DEFAULTS = { simple: false, faces: "classic", portrait: "auto", sound: false };
-const narrow = window.matchMedia("(max-width: 700px), (max-aspect-ratio: 4/5)");
-
-export function settings() {
-  try {
-    return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(KEY) || "{}") };
-  } catch {
-    return { ...DEFAULTS };
-  }
-}
-
-export function save(changes) {
-  const next = { ...settings(), ...changes };
-  localStorage.setItem(KEY, JSON.stringify(next));
-  apply();
-  return next;
-}
-
-/** The settings as classes on <body>: simple, faces-*, portrait. */
-export function apply() {
-  const s = settings();
-  const body = document.body;
-  body.classList.toggle("simple", s.simple);
-  body.classList.toggle("faces-classic", s.faces === "classic");
-  body.classList.toggle("faces-bold", s.faces === "bold");
-  const portrait = s.portrait === "on" || (s.portrait === "auto" && narrow.matches);
-  body.classList.toggle("portrait", portrait);
-  window.dispatchEvent(new Event("spidertour:layout"));
-}
-narrow.addEventListener("change", apply);
+import { el } from "../lib/ui.js";
+import { save, settings } from "../lib/prefs.js";
 
 function choice(name, label, options, value) {
   return el("fieldset", { class: "choice" }, el("legend", {}, label),
@@ -60,7 +29,7 @@ export function mount(main) {
         s.portrait),
       el("div", { class: "preview felt" }, el("span", { class: "muted" }, "Preview"),
         el("div", { class: "preview-cards", id: "face-preview" })))));
-  import("./cards.js").then(({ cardEl }) => {
+  import("../board/cards.js").then(({ cardEl }) => {
     const box = document.getElementById("face-preview");
     if (box) box.append(...["AS", "QH", "7D", "TC"].map((t) => cardEl(t)));
   });

@@ -2,8 +2,8 @@
 // (changed rows with their ranks, the top rows, a status change), with the viewer's entry marked
 // and the time left of every game still playing counted down from its deadline.
 
-import { api, knownEntries, player, wsUrl } from "./api.js";
-import { certifiedBadge, clock, countdown, describeSettings, el, STATUS_NAMES } from "./ui.js";
+import { api, knownEntries, player, wsUrl } from "../lib/api.js";
+import { certifiedBadge, clock, countdown, describeSettings, el, STATUS_NAMES } from "../lib/ui.js";
 
 export function mount(main, tidText) {
   const tid = Number(tidText);

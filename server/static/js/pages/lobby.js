@@ -1,8 +1,8 @@
 // The lobby (#/lobby): who you are (register, or paste a token), your entries, and every
 // tournament by status with its game, settings, time limit, entrants and commitment.
 
-import { api, forgetPlayer, player, setPlayer } from "./api.js";
-import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notify, STATUS_NAMES, when } from "./ui.js";
+import { api, forgetPlayer, player, setPlayer } from "../lib/api.js";
+import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notify, STATUS_NAMES, when } from "../lib/ui.js";
 
 const SECTIONS = [
   ["open", "Open now", "Join, then start whenever you are ready."],

@@ -1,6 +1,6 @@
 // Cards drawn with CSS: the rank and suit symbol on a face, a patterned back for "??".
 
-import { el } from "./ui.js";
+import { el } from "../lib/ui.js";
 
 const SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };

@@ -1,6 +1,6 @@
 // Sound effects: short WebAudio beeps, no files. Off unless the settings turn them on.
 
-import { settings } from "./settings.js";
+import { settings } from "./prefs.js";
 
 let ctx = null;
 

@@ -1,12 +1,12 @@
 // The game page (#/play/ENTRY): the table, the clock, score, undo and end, the final score.
 
-import { api, player } from "./api.js";
-import { Board } from "./board.js";
-import { cardWords } from "./cards.js";
-import { VARIANTS } from "./engine.js";
-import { PlaySocket } from "./playsocket.js";
-import { beep } from "./sound.js";
-import { clock, confirmDialog, countdown, describeSettings, el, STATUS_NAMES } from "./ui.js";
+import { api, player } from "../lib/api.js";
+import { Board } from "../board/board.js";
+import { cardWords } from "../board/cards.js";
+import { VARIANTS } from "../engine/index.js";
+import { PlaySocket } from "../board/playsocket.js";
+import { beep } from "../lib/sound.js";
+import { clock, confirmDialog, countdown, describeSettings, el, STATUS_NAMES } from "../lib/ui.js";
 
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
 const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };

@@ -1,8 +1,8 @@
 // The organiser's page, second half: tournaments to edit, close, cancel; their entries, to
 // disqualify; recurring schedules. Every request carries the admin token kept in this tab.
 
-import { api } from "./api.js";
-import { el, notify } from "./ui.js";
+import { api } from "../lib/api.js";
+import { el, notify } from "../lib/ui.js";
 
 const EVERY = { hour: 60, day: 1440, week: 10080 };
 

@@ -2,7 +2,7 @@
 // after a dropped connection reconnect by itself, authenticate again (the server answers with the
 // whole state) and resend the move that was not answered, with the same sequence number.
 
-import { wsUrl } from "./api.js";
+import { wsUrl } from "../lib/api.js";
 
 const ANSWER_SECONDS = 8; // a move unanswered this long: the connection is presumed dead
 const PING_SECONDS = 25;

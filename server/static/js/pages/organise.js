@@ -1,10 +1,10 @@
 // The organiser's page (#/organise): create a tournament with the admin token, which is kept in
 // sessionStorage only (gone when the tab closes).
 
-import { adminToken, api, setAdminToken } from "./api.js";
-import { VARIANTS } from "./engine.js";
+import { adminToken, api, setAdminToken } from "../lib/api.js";
+import { VARIANTS } from "../engine/index.js";
 import { manage } from "./organise_manage.js";
-import { clock, describeSettings, el, notify, VARIANT_NAMES } from "./ui.js";
+import { clock, describeSettings, el, notify, VARIANT_NAMES } from "../lib/ui.js";
 
 function localInput(date) {
   const d = new Date(date.getTime() - date.getTimezoneOffset() * 60000);

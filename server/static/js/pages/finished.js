@@ -2,11 +2,11 @@
 // this browser, the final standings, and a replay viewer that rebuilds the deal from the seed
 // (engine.js) and steps through any entrant's published game, re-scoring it on the way.
 
-import { api, knownEntries, player } from "./api.js";
-import { Board } from "./board.js";
-import { cardWords } from "./cards.js";
-import { commitment, replayGame, VARIANTS } from "./engine.js";
-import { certifiedBadge, clock, describeSettings, el, STATUS_NAMES, when } from "./ui.js";
+import { api, knownEntries, player } from "../lib/api.js";
+import { Board } from "../board/board.js";
+import { cardWords } from "../board/cards.js";
+import { commitment, replayGame, VARIANTS } from "../engine/index.js";
+import { certifiedBadge, clock, describeSettings, el, STATUS_NAMES, when } from "../lib/ui.js";
 
 function moveText(m) {
   if (!m) return "the deal";
