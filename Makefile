@@ -1,8 +1,10 @@
-# spidertour: `make serve` runs the server, `make test` runs every test.
+# spidertour: `make serve` runs the server, `make test` runs every test, `make lint` checks the code.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The type checker reads the import names (spidertour.engine, ...) through links to the folders.
+TYPECHECK := .typecheck/spidertour
 
 .PHONY: install serve test lint format bench clean
 
@@ -21,10 +23,22 @@ test: install
 	@test -x /usr/bin/chromium || $(BIN)/python -m playwright install chromium
 	$(BIN)/python -m pytest -q
 
-lint: install
+$(TYPECHECK):
+	mkdir -p $(TYPECHECK)
+	ln -sfn ../../engine $(TYPECHECK)/engine
+	ln -sfn ../../server $(TYPECHECK)/server
+	ln -sfn ../../schema $(TYPECHECK)/schema
+
+lint: install $(TYPECHECK)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	MYPYPATH=bench $(BIN)/mypy bench
+	$(BIN)/lint-imports
+	$(BIN)/spidertour schema --check
 
 format: install
+	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
 bench: install
@@ -33,4 +47,4 @@ bench: install
 	$(BIN)/python bench/server_bench.py
 
 clean:
-	rm -rf $(VENV) .data .pytest_cache
+	rm -rf $(VENV) .data .pytest_cache .mypy_cache .typecheck build

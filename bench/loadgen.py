@@ -13,137 +13,14 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from array import array
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
 from picows import WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
+from wire import ENGINE_CODES, LATE_CODES, ErrorIn, OverIn, ResultIn, StateIn, ViewIn, Window, play_decode, watch_decode
 
 from spidertour.server.cli.bots.view import _GROUPS, CARDS, HIDDEN, KING, ViewRules
-
-ENGINE_CODES = {
-    "out_of_range",
-    "same_column",
-    "empty_column",
-    "face_down",
-    "not_a_group",
-    "cannot_place",
-    "king_only",
-    "missing_field",
-    "no_piles",
-    "wrong_pile",
-    "pile_empty",
-    "stock_empty",
-    "nothing_to_deal",
-    "undo_off",
-    "undo_limit",
-    "nothing_to_undo",
-}
-LATE_CODES = {"time_up", "game_over", "not_saved"}
-
-
-# ---------------------------------------------------------------------------------------- what is read
-
-
-class Pile(msgspec.Struct):
-    count: int
-
-
-class ViewIn(msgspec.Struct):
-    columns: list[list[str]]
-    score: int = 0
-    over: bool = False
-    can_undo: bool = False
-    free_column: int | None = None
-    draw_piles: list[Pile] | None = None
-    stock: int | None = None
-    final_score: int | None = None
-
-
-class FieldsIn(msgspec.Struct):
-    score: int = 0
-    over: bool = False
-    can_undo: bool = False
-    draw_piles: list[Pile] | None = None
-    stock: int | None = None
-    final_score: int | None = None
-
-
-class StateIn(msgspec.Struct, tag="state"):
-    status: str
-    last_seq: int = 0
-    view: ViewIn | None = None
-
-
-class ResultIn(msgspec.Struct, tag="result"):
-    seq: int
-    view: ViewIn | None = None  # the whole view (older servers)
-    changed: list[int] = []
-    columns: list[list[str]] = []  # the changed columns (newer servers)
-    fields: FieldsIn | None = None
-
-
-class OverIn(msgspec.Struct, tag="over"):
-    outcome: str
-
-
-class ErrorIn(msgspec.Struct, tag="error"):
-    code: str
-    seq: int | None = None
-
-
-class PongIn(msgspec.Struct, tag="pong"):
-    pass
-
-
-_play_decode = msgspec.json.Decoder(StateIn | ResultIn | OverIn | ErrorIn | PongIn).decode
-
-
-class RowIn(msgspec.Struct):
-    entry_id: int
-    score: int
-
-
-class WatchIn(msgspec.Struct):
-    at: float = 0.0
-    changed: list[RowIn] = []
-
-
-_watch_decode = msgspec.json.Decoder(WatchIn).decode
-
-
-# ---------------------------------------------------------------------------------------- figures
-
-
-class Window:
-    """What one measured period collects."""
-
-    def __init__(self) -> None:
-        self.acks = 0
-        self.latency = array("d")  # seconds from the planned send to the answer
-        self.errors: Counter[str] = Counter()
-        self.refused: Counter[str] = Counter()
-        self.late: Counter[str] = Counter()
-        self.feed_lag = array("d")  # update received - its "at"
-        self.ack_lag = array("d")  # an acknowledged score change -> the first update showing it
-        self.updates = 0
-        self.update_bytes = 0
-        self.scored = 0  # acknowledged moves that changed the score the leaderboard shows
-
-
-def percentile(values: Any, q: float) -> float | None:
-    if not len(values):
-        return None
-    ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, -(-len(ordered) * q // 100) - 1))
-    return float(ordered[int(k)])
-
-
-def ms(v: float | None) -> float | None:
-    return None if v is None else round(v * 1000, 2)
-
 
 # ---------------------------------------------------------------------------------------- a player
 
@@ -194,7 +71,7 @@ class Player(WSListener):  # type: ignore[misc]
             if frame.msg_type is WSMsgType.CLOSE:
                 self.gen.window.errors[f"closed_{frame.get_close_code()}"] += 1
             return
-        msg = _play_decode(frame.get_payload_as_bytes())
+        msg = play_decode(frame.get_payload_as_bytes())
         kind = type(msg)
         if kind is ResultIn:
             self._result(msg)
@@ -387,7 +264,7 @@ class Watcher(WSListener):  # type: ignore[misc]
             return
         data = frame.get_payload_as_bytes()
         now = time.time()
-        msg = _watch_decode(data)
+        msg = watch_decode(data)
         if not self.ready.done():
             self.ready.set_result(None)
             return
@@ -542,78 +419,3 @@ class Generator:
     def close(self) -> None:
         for t in self.transports:
             t.disconnect()
-
-
-# ---------------------------------------------------------------------------------------- echo
-
-
-class EchoClient(WSListener):  # type: ignore[misc]
-    MESSAGE = b'{"type":"move","seq":1,"from":0,"count":1,"to":8}'
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, counter: list[int]) -> None:
-        super().__init__()
-        self.loop = loop
-        self.counter = counter
-        self.running = False
-        self.transport: WSTransport | None = None
-        self.latency = array("d")
-        self.sent = 0.0
-
-    def on_ws_connected(self, transport: WSTransport) -> None:
-        self.transport = transport
-
-    def go(self) -> None:
-        assert self.transport is not None
-        self.sent = self.loop.time()
-        self.transport.send(WSMsgType.TEXT, self.MESSAGE)
-
-    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
-        if frame.msg_type is not WSMsgType.TEXT:
-            return
-        frame.get_payload_as_bytes()
-        self.counter[0] += 1
-        if self.running:
-            now = self.loop.time()
-            self.latency.append(now - self.sent)
-            self.sent = now
-            transport.send(WSMsgType.TEXT, self.MESSAGE)
-
-
-async def echo_run(url: str, connections: int, seconds: float) -> dict[str, Any]:
-    loop = asyncio.get_running_loop()
-    counter = [0]
-    clients = [EchoClient(loop, counter) for _ in range(connections)]
-    sem = asyncio.Semaphore(64)
-    transports = []
-
-    async def one(c: EchoClient) -> None:
-        async with sem:
-            transport, _ = await ws_connect(lambda: c, url, read_buffer_init_size=4096)
-            transports.append(transport)
-
-    await asyncio.gather(*(one(c) for c in clients))
-    cpu0 = time.process_time()
-    for c in clients:
-        c.running = True
-        c.go()
-    t0 = loop.time()
-    await asyncio.sleep(seconds)
-    n = counter[0]
-    elapsed = loop.time() - t0
-    cpu = time.process_time() - cpu0
-    for c in clients:
-        c.running = False
-    await asyncio.sleep(0.5)
-    for t in transports:
-        t.disconnect()
-    latency = array("d")
-    for c in clients:
-        latency.extend(c.latency)
-    return {
-        "connections": connections,
-        "messages_per_second": round(n / elapsed, 1),
-        "p50_ms": ms(percentile(latency, 50)),
-        "p99_ms": ms(percentile(latency, 99)),
-        "loadgen_cpu_percent": round(100 * cpu / elapsed, 1),
-        "seconds": round(elapsed, 2),
-    }

@@ -25,7 +25,8 @@ def _n(v: Any, digits: int = 0) -> str:
 def _step_at(run: dict[str, Any], rate: float) -> dict[str, Any] | None:
     for s in run["steps"]:
         if s["offered_per_second"] == rate:
-            return s
+            step: dict[str, Any] = s
+            return step
     return None
 
 

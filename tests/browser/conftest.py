@@ -11,6 +11,7 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
+from tests import paths
 from tests.serverproc import ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"
@@ -22,7 +23,7 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+DOCS = paths.DOCS
 GAMES = ("spider78", "spider", "huge_spider", "black_widow", "curds_and_whey")
 # The pictures docs/ keeps: the pages, and every game on a desktop and on a phone (test_screens.py).
 DOCS_SHOTS = {"lobby", "game", "leaderboard", "finished"} | {

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -14,10 +13,11 @@ from spidertour.engine import Deal, End, Game, MoveCards, Settings, Undo
 from spidertour.engine.deals.variation import Renaming
 from spidertour.engine.replay import replay_game
 from spidertour.server.fairplay import commitment as fairness
+from tests import paths
 from tests.client import Api
 
-VECTORS = json.loads((Path(__file__).resolve().parents[1] / "deal-vectors.json").read_text())
-ENTRY_VECTORS = json.loads((Path(__file__).resolve().parents[1] / "entry-vectors.json").read_text())
+VECTORS = json.loads((paths.VECTORS / "deal-vectors.json").read_text())
+ENTRY_VECTORS = json.loads((paths.VECTORS / "entry-vectors.json").read_text())
 
 IMPORT = "const engine = await import('/js/engine/index.js'); const sha = await import('/js/lib/sha256.js');"
 

@@ -1,11 +1,13 @@
 """A finished tournament's page: the revealed seed checked against the commitment, the final standings,
-and the replay viewer stepping through a game rebuilt from the seed in the browser."""
+the replay viewer stepping through a game rebuilt from the seed in the browser, and a certified
+tournament's badge from the start and its par after the finish."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from playwright.async_api import Page, expect
@@ -77,3 +79,42 @@ async def test_results_and_replays(page: Page, api: Api, server: ServerProcess, 
     await expect(page.locator(f'.replay[data-entry="{bob_entry["id"]}"] [data-field=rescore]')).to_have_attribute(
         "data-score", "0"
     )
+
+
+async def test_certified_badge_and_the_par_after_the_finish(page: Page, api: Api) -> None:
+    now = datetime.now(UTC)
+    body = {
+        "name": "Certified cup",
+        "settings": {"variant": "spider78", "suits": 1},
+        "opens_at": (now - timedelta(seconds=1)).isoformat(),
+        "closes_at": (now + timedelta(seconds=4)).isoformat(),
+        "certified": True,
+        "certify_seconds": 3,
+    }
+    r = api.http.post("/api/tournaments", json=body, headers=api.admin(), timeout=60)
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+
+    await page.goto("/#/lobby")
+    card = page.locator(f"[data-tournament='{tid}']")
+    await expect(card.locator("[data-field=certified]")).to_have_text("certified winnable")
+    await page.goto(f"/#/board/{tid}")
+    await expect(page.locator(".board-page [data-field=certified]")).to_be_visible()
+
+    deadline = time.monotonic() + 30
+    while (tour := api.tournament(tid))["par"] is None:
+        assert time.monotonic() < deadline, f"no par: {tour}"
+        await asyncio.sleep(0.25)
+    par = tour["par"]
+    assert tour["status"] == "finished" and par["outcome"] == "won"
+
+    await page.goto(f"/#/finished/{tid}")
+    panel = page.locator("[data-field=par-panel]")
+    await expect(panel.locator("[data-field=par-score]")).to_have_text(f"Par {par['final_score']}")
+    await expect(page.locator(".finished-page [data-field=certified]")).to_be_visible()
+    await panel.locator("[data-action=replay-par]").click()
+    rescore = page.locator('.replay[data-entry="par"] [data-field=rescore]')
+    await expect(rescore).to_have_attribute("data-ok", "true")
+    await expect(rescore).to_have_attribute("data-score", str(par["final_score"]))
+    await page.locator(".replay [data-action=last]").click()
+    await expect(page.locator(".replay [data-field=stats]")).to_contain_text(f"final {par['final_score']}")

@@ -8,7 +8,7 @@ from typing import Any
 from playwright.async_api import ConsoleMessage, Page, expect
 
 from tests.client import Api
-from tests.server.test_http import unique
+from tests.server.helpers import unique
 
 
 def csp_reports(page: Page) -> list[str]:
@@ -91,7 +91,7 @@ async def test_the_api_page_works_from_the_server_alone(page: Page, server: Any)
 async def test_the_finished_page_shows_disqualified_entries(page: Page, api: Api, server: Any) -> None:
     import time
 
-    from tests.server.test_leaderboard import new_player
+    from tests.server.helpers import new_player
 
     tid = api.create_tournament(name=unique("page-dq"), closes_in=3)["id"]
     cheat, cheat_entry = await new_player(api, server.ws_url, tid, "page-cheat")

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests import paths
+
+ROOT = paths.ROOT
 CODE = ("engine", "server", "schema", "tests", "bench")
 MAX_LINES = 500
 MAX_MODULES = 12

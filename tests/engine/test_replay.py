@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from spidertour.engine import Game, MoveCards, Settings, SettingsError
 from spidertour.engine.replay import _step as replay_step
 from spidertour.engine.replay import replay_game, replay_lines
+from tests import paths
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = paths.ROOT
 SPIDERTOUR = Path(sys.executable).parent / "spidertour"
 VIEW_FIELDS = {"columns", "score", "sequences", "reveals", "over"}
 

@@ -3,40 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import subprocess
 import sys
 import time
 from typing import Any
 
-import asyncpg
 import pytest
 import websockets
 
-from spidertour.engine import Game, Settings
 from tests.client import Api, Player, bearer
+from tests.server.helpers import FREE, canonical_commitment, fetch, reveal_move
 from tests.serverproc import ROOT
 
 SEED = "lifecycle-✓-seed"
-FREE = 8  # spider78's free column
-
-
-def canonical_commitment(seed: str, settings: dict[str, Any], salt: str | None = None) -> str:
-    """The commitment as docs/protocol.md defines it, computed here without the server's code."""
-    committed: dict[str, Any] = {"seed": seed, "settings": settings}
-    if salt is not None:
-        committed["salt"] = salt
-    text = json.dumps(committed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-async def fetch(database_url: str, sql: str, *args: Any) -> list[asyncpg.Record]:
-    conn = await asyncpg.connect(database_url)
-    try:
-        return await conn.fetch(sql, *args)  # type: ignore[no-any-return]
-    finally:
-        await conn.close()
 
 
 class StatusWatch:
@@ -60,14 +40,6 @@ class StatusWatch:
                 return tour
             assert time.monotonic() < deadline, f"still {tour['status']}, never {status}: saw {self.seen}"
             await asyncio.sleep(0.05)
-
-
-def reveal_move(seed: str) -> dict[str, Any]:
-    """Column 0's exposed card onto the free column: one reveal, 25 points."""
-    game = Game(Settings(variant="spider78", suits=2), seed)
-    result = game.play_json({"type": "move", "from": 0, "count": 1, "to": FREE})
-    assert result.revealed == 1 and game.score == 25
-    return {"type": "move", "from": 0, "count": 1, "to": FREE}
 
 
 async def test_a_tournament_lives_by_the_clock(api: Api, server: Any, database_url: str) -> None:

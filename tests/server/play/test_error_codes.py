@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
+from tests import paths
 from tests.client import Api
-from tests.server.test_leaderboard import new_player
-from tests.server.test_lifecycle import reveal_move
+from tests.server.helpers import new_player, reveal_move
 
-ROOT = Path(__file__).resolve().parents[2]
 SENT = [
     re.compile(r'\berror\(\s*"([a-z_]+)"'),  # PlaySession.error("code", ...)
     re.compile(r'\bError\(\s*code="([a-z_]+)"'),  # p.Error(code="...") on the watch socket
@@ -21,7 +19,7 @@ SENT = [
 def sent_codes() -> set[str]:
     codes: set[str] = set()
     for folder in ("server", "engine"):
-        for path in (ROOT / folder).rglob("*.py"):
+        for path in (paths.ROOT / folder).rglob("*.py"):
             text = path.read_text()
             for pattern in SENT:
                 codes.update(pattern.findall(text))
@@ -29,7 +27,7 @@ def sent_codes() -> set[str]:
 
 
 def documented_codes() -> set[str]:
-    doc = (ROOT / "docs" / "protocol.md").read_text()
+    doc = (paths.DOCS / "protocol.md").read_text()
     section = doc[doc.index("## Error codes") :]
     section = section[: section.index("\n## ", 5)]
     return set(re.findall(r"`([a-z_]+)`", section))

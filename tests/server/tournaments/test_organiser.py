@@ -16,9 +16,7 @@ from spidertour.server.config import Config
 from spidertour.server.tournaments.pars import SolverPool
 from spidertour.server.tournaments.schedules import create_scheduled, occurrences
 from tests.client import Api, Player, bearer
-from tests.server.test_http import assert_error, unique
-from tests.server.test_leaderboard import new_player, next_update, watcher
-from tests.server.test_lifecycle import FREE, reveal_move
+from tests.server.helpers import FREE, assert_error, new_player, next_update, reveal_move, unique, watcher
 
 SEED = "organiser-seed"
 

@@ -1,4 +1,4 @@
-"""DEAL.md: every vector of tests/deal-vectors.json, through the function and both commands."""
+"""DEAL.md: every vector of docs/vectors/deal-vectors.json, through the function and both commands."""
 
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ from spidertour.engine.cards import card_text, ordered_deck, parse_card
 from spidertour.engine.deals.shuffle import random_stream, shuffled, uniform
 from spidertour.engine.deals.vectors import deal_json
 from spidertour.engine.settings import Settings
+from tests import paths
 
-ROOT = Path(__file__).resolve().parents[2]
-VECTORS: list[dict[str, Any]] = json.loads((ROOT / "tests" / "deal-vectors.json").read_text(encoding="utf-8"))
+ROOT = paths.ROOT
+VECTORS: list[dict[str, Any]] = json.loads((paths.VECTORS / "deal-vectors.json").read_text(encoding="utf-8"))
 SPIDERTOUR = Path(sys.executable).parent / "spidertour"
 
 

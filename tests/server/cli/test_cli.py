@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
+import re
 import secrets
 import subprocess
 import sys
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -17,26 +18,12 @@ import pytest
 
 from spidertour.server.cli.main import main
 from spidertour.server.storage.migrations import migrations
+from tests import paths
 from tests.client import Api
+from tests.server.helpers import spidertour, stamp
 from tests.serverproc import ROOT, free_port
 
-VECTORS = json.loads((ROOT / "tests" / "deal-vectors.json").read_text())
-
-
-def spidertour(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in ("ADMIN_TOKEN", "SPIDERTOUR_URL", "DATABASE_URL")}
-    return subprocess.run(
-        [sys.executable, "-m", "spidertour.server.cli", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**clean, **env},
-    )
-
-
-def stamp(seconds_from_now: float) -> str:
-    return (datetime.now(UTC) + timedelta(seconds=seconds_from_now)).isoformat()
+VECTORS = json.loads((paths.VECTORS / "deal-vectors.json").read_text())
 
 
 def in_process(*args: str) -> int:
@@ -61,6 +48,23 @@ def test_the_installed_command_lists_every_subcommand() -> None:
     assert done.returncode == 0, done.stderr
     for command in ("serve", "migrate", "schema", "tournament", "deal", "replay", "verify"):
         assert command in done.stdout
+
+
+def test_version() -> None:
+    script = Path(sys.executable).parent / "spidertour"
+    done = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == f"spidertour {version('spidertour')}", done
+    assert re.fullmatch(r"spidertour \d+\.\d+\.\d+\S*", done.stdout.strip())
+
+
+def test_the_engine_command_runs_as_a_module_of_the_one_name() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "spidertour.engine", "deal", "--variant", "spider", "--suits", "1", "--seed", "x"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and json.loads(done.stdout)["seed"] == "x", done.stderr
 
 
 # ----------------------------------------------------------------------------- tournament create

@@ -8,8 +8,7 @@ from typing import Any
 
 from spidertour.server.cli.schedules import first_occurrence
 from tests.client import Api
-from tests.server.test_cli import spidertour, stamp
-from tests.server.test_http import unique
+from tests.server.helpers import spidertour, stamp, unique
 
 
 def test_commands_find_the_server_by_port(api: Api, server: Any, admin_token: str) -> None:

@@ -19,6 +19,7 @@ from spidertour.server.watch.leaderboard import Leaderboard, rank_key
 from spidertour.server.watch.messages import Row
 from tests.client import Api, Player, bearer
 from tests.conftest import server_env
+from tests.server.helpers import new_player, next_update, refused_watch, watcher
 from tests.serverproc import ServerProcess
 from tests.services import unique_name, valkey_server
 
@@ -121,38 +122,6 @@ async def play_some(player: Player, game: Game, count: int) -> None:
         answer = await player.play(move.to_json())
         assert answer["type"] == "result", answer
         game.play(move)
-
-
-async def watcher(ws_url: str, tournament_id: int | str) -> tuple[websockets.ClientConnection, dict]:
-    ws = await websockets.connect(f"{ws_url}/ws/watch/{tournament_id}")
-    first = json.loads(await asyncio.wait_for(ws.recv(), 10))
-    return ws, first
-
-
-async def next_update(ws: websockets.ClientConnection, timeout: float = 5) -> dict:
-    while True:
-        msg = json.loads(await asyncio.wait_for(ws.recv(), timeout))
-        if msg["type"] == "update":
-            return msg
-
-
-async def refused_watch(url: str, close_code: int) -> dict:
-    """Open a watch connection the server refuses: its error message, then the close code."""
-    async with websockets.connect(url) as ws:
-        msg = json.loads(await ws.recv())
-        assert msg["type"] == "error", msg
-        with pytest.raises(websockets.ConnectionClosed) as closed:
-            await ws.recv()
-        assert closed.value.rcvd.code == close_code
-    return msg
-
-
-async def new_player(api: Api, ws_url: str, tid: int, name: str) -> tuple[Player, dict]:
-    _, token = api.register(name)
-    entry = api.join(tid, token)
-    player, _ = await Player.connect(ws_url, entry["id"], token)
-    await player.start()
-    return player, entry
 
 
 # ----------------------------------------------------------------------------- watching

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.client import Api
-from tests.server.test_http import assert_error, body_for, count_tournaments, unique
+from tests.server.helpers import assert_error, body_for, count_tournaments, unique
 
 HUGE = str(2**64)
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests import paths
+
+ROOT = paths.ROOT
 
 
 def compose_command() -> list[str] | None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from spidertour.server.config import VARIABLES
+from tests import paths
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = paths.ROOT
 NOT_THE_SERVERS = {"SPIDERTOUR_URL", "TEST_DATABASE_URL", "TEST_REDIS_URL"}  # read by the commands and tests
 
 

@@ -14,8 +14,7 @@ import websockets
 
 from tests.client import Api
 from tests.faults.proxy import TcpProxy
-from tests.server.test_leaderboard import new_player, next_update, watcher
-from tests.server.test_lifecycle import reveal_move
+from tests.server.helpers import new_player, next_update, reveal_move, watcher
 from tests.serverproc import ServerProcess
 
 ENTRIES = 50_000

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.server.test_cli import spidertour
+from tests.server.helpers import spidertour
 
 
 def test_bots_play_watch_and_their_acks_check_out(

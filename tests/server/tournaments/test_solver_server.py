@@ -12,7 +12,7 @@ import asyncpg
 
 from spidertour.engine.replay import replay_game
 from tests.client import Api
-from tests.server.test_lifecycle import canonical_commitment, fetch
+from tests.server.helpers import canonical_commitment, fetch
 
 
 def create(api: Api, closes_in: float, **extra: Any) -> Any:

@@ -12,8 +12,7 @@ import websockets
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.client import Api
-from tests.server.test_leaderboard import new_player
-from tests.server.test_lifecycle import reveal_move
+from tests.server.helpers import new_player, reveal_move
 from tests.serverproc import ServerProcess
 
 

@@ -1,4 +1,4 @@
-"""DEAL.md section 6 (``deal_variation``): every vector of tests/entry-vectors.json, the entry's
+"""DEAL.md section 6 (``deal_variation``): every vector of docs/vectors/entry-vectors.json, the entry's
 game, the renaming's maps, the replay verifier and the notation with an entry."""
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ from spidertour.engine.cards import card_text, parse_card
 from spidertour.engine.deals.variation import Renaming, column_groups, permutation
 from spidertour.engine.deals.vectors import deal_json
 from spidertour.engine.replay import replay_game, replay_lines
+from tests import paths
 
-ROOT = Path(__file__).resolve().parents[2]
-VECTORS: list[dict[str, Any]] = json.loads((ROOT / "tests" / "entry-vectors.json").read_text(encoding="utf-8"))
-BASE: list[dict[str, Any]] = json.loads((ROOT / "tests" / "deal-vectors.json").read_text(encoding="utf-8"))
+ROOT = paths.ROOT
+VECTORS: list[dict[str, Any]] = json.loads((paths.VECTORS / "entry-vectors.json").read_text(encoding="utf-8"))
+BASE: list[dict[str, Any]] = json.loads((paths.VECTORS / "deal-vectors.json").read_text(encoding="utf-8"))
 SPIDERTOUR = Path(sys.executable).parent / "spidertour"
 
 

@@ -12,7 +12,9 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests import paths
+
+ROOT = paths.ROOT
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,123 @@
+"""The configuration: one typed structure read from the environment; a bad value is one line naming
+the variable, and exit status 2, whichever command reads it."""
+
+from __future__ import annotations
+
+import ipaddress
+import subprocess
+import sys
+
+import pytest
+
+from spidertour.server.config import VARIABLES, Config, ConfigError
+from tests.paths import ROOT
+
+
+def test_the_defaults() -> None:
+    config = Config.from_env({})
+    assert (config.port, config.host, config.log_level, config.log_format) == (8000, "127.0.0.1", "info", "text")
+    assert config.commit_interval == 0.01 and config.commits == 1 and config.database_url is None
+    assert config.limits["register"].burst == 120 and config.limits["join"].per_minute == 120.0
+
+
+def test_every_variable_is_read() -> None:
+    env = {
+        "DATABASE_URL": "postgresql://u@h/db",
+        "REDIS_URL": "redis://h:6379/0",
+        "ADMIN_TOKEN": "secret",
+        "HOST": "0.0.0.0",
+        "PORT": "8123",
+        "SPIDERTOUR_DATA": "/var/lib/st",
+        "REDIS_PREFIX": "st2",
+        "DB_POOL_SIZE": "20",
+        "DB_COMMITS": "2",
+        "COMMIT_INTERVAL_MS": "20",
+        "RATE_PER_SECOND": "12.5",
+        "RATE_BURST": "30",
+        "LOG_LEVEL": "WARNING",
+        "LOG_FORMAT": "json",
+        "SOLVER_SECONDS": "2.5",
+        "CERTIFY_TRIES": "4",
+        "REGISTER_PER_MINUTE": "30",
+        "REGISTER_BURST": "10",
+        "JOIN_PER_MINUTE": "90",
+        "JOIN_BURST": "5",
+        "TRUSTED_PROXIES": " 10.0.0.0/8, 127.0.0.1 ",
+        "ADDRESS_KEY": "k",
+    }
+    assert set(env) == set(VARIABLES)
+    c = Config.from_env(env)
+    assert (c.database_url, c.redis_url, c.admin_token, c.host, c.port) == (
+        "postgresql://u@h/db",
+        "redis://h:6379/0",
+        "secret",
+        "0.0.0.0",
+        8123,
+    )
+    assert (c.data_dir, c.redis_prefix, c.pool_size, c.commits, c.commit_interval) == (
+        "/var/lib/st",
+        "st2",
+        20,
+        2,
+        0.02,
+    )
+    assert (c.rate_per_second, c.rate_burst, c.log_level, c.log_format) == (12.5, 30, "warning", "json")
+    assert (c.solver_seconds, c.certify_tries, c.address_key) == (2.5, 4, "k")
+    assert c.limits["register"].per_minute == 30 and c.limits["join"].burst == 5
+    assert c.proxies == (ipaddress.ip_network("10.0.0.0/8"), ipaddress.ip_network("127.0.0.1/32"))
+
+
+def test_an_empty_variable_counts_as_unset() -> None:
+    assert Config.from_env({"COMMIT_INTERVAL_MS": "", "PORT": " ", "LOG_LEVEL": ""}) == Config.from_env({})
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "needle"),
+    [
+        ("PORT", "abc", "whole number from 1 to 65535"),
+        ("PORT", "0", "whole number from 1 to 65535"),
+        ("PORT", "70000", "whole number from 1 to 65535"),
+        ("DB_POOL_SIZE", "0", "from 1 to 1000"),
+        ("DB_COMMITS", "1.5", "whole number"),
+        ("COMMIT_INTERVAL_MS", "-1", "milliseconds"),
+        ("COMMIT_INTERVAL_MS", "soon", "milliseconds"),
+        ("RATE_PER_SECOND", "0", "above 0"),
+        ("RATE_PER_SECOND", "nan", "above 0"),
+        ("RATE_PER_SECOND", "inf", "above 0"),
+        ("LOG_LEVEL", "verbose", "debug, info, warning or error"),
+        ("LOG_FORMAT", "xml", "text or json"),
+        ("SOLVER_SECONDS", "0", "seconds"),
+        ("JOIN_BURST", "many", "whole number"),
+        ("TRUSTED_PROXIES", "10.0.0.0/8, nowhere", "'nowhere' is not an address or a network"),
+    ],
+)
+def test_a_bad_value_is_refused_naming_the_variable(name: str, value: str, needle: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        Config.from_env({name: value})
+    message = str(refused.value)
+    assert message.startswith(f"{name}: ") and needle in message and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("env", "args"),
+    [
+        ({"PORT": "abc"}, ["serve"]),
+        ({"COMMIT_INTERVAL_MS": "x"}, ["serve"]),
+        ({"LOG_LEVEL": "verbose"}, ["migrate"]),
+        ({"LOG_FORMAT": "xml"}, ["serve"]),
+        ({"PORT": "abc"}, ["verify", "1"]),
+        ({"PORT": "abc"}, ["tournament", "close", "1", "--admin-token", "x"]),
+    ],
+)
+def test_every_command_stops_on_a_bad_setting_with_one_line_and_status_2(env: dict[str, str], args: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "spidertour.server.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", **env},
+    )
+    assert done.returncode == 2, done
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and next(iter(env)) in lines[0], done.stderr
