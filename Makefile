@@ -34,7 +34,7 @@ lint: install $(TYPECHECK)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	MYPYPATH=bench $(BIN)/mypy bench
-	$(BIN)/lint-imports
+	$(BIN)/lint-imports --no-logo --no-cache
 	$(BIN)/spidertour schema --check
 
 format: install

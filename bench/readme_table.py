@@ -1,4 +1,4 @@
-"""The README's server tables, from one or more results of bench/server_bench.py (``--json FILE``).
+"""The server tables of docs/performance.md, from one or more results of bench/server_bench.py (``--json FILE``).
 
     .venv/bin/python bench/readme_table.py run1.json run2.json run3.json
 

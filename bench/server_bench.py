@@ -5,7 +5,7 @@ Run by hand (not a test), from the project folder:
     .venv/bin/python bench/server_bench.py                                   # 2,000 players, 1,000 watchers
     .venv/bin/python bench/server_bench.py --processes 2 --json two.json
     spidertour bench --players 200 --watchers 100 --rates 500,1000 --step-seconds 5   # the same script
-    .venv/bin/python bench/readme_table.py one.json two.json                 # the README's table
+    .venv/bin/python bench/readme_table.py one.json two.json                 # docs/performance.md's tables
 
 What it does, with one JSON result per run (``--json FILE``, and on stdout):
 

@@ -1,4 +1,4 @@
-"""Cards as small integers, and their text form (RULES.md "Cards and notation").
+"""Cards as small integers, and their text form (docs/rules.md "Cards and notation").
 
 A card is ``suit * 16 + rank`` with rank 0 (Ace) to 12 (King) and suit 0 to 3 (S, H, D, C).
 With that packing, ``lower == upper - 1`` holds exactly when ``lower`` is the same suit and one
@@ -49,12 +49,12 @@ def parse_card(text: str) -> Card:
 
 
 def suits_in_use(n: int) -> str:
-    """DEAL.md section 1: the suits a deck of ``n`` suits uses, in deck order."""
+    """docs/deal.md section 1: the suits a deck of ``n`` suits uses, in deck order."""
     return {1: "S", 2: "SH", 4: "SHDC"}[n]
 
 
 def ordered_deck(size: int, suit_count: int) -> list[Card]:
-    """The unshuffled deck of DEAL.md section 1."""
+    """The unshuffled deck of docs/deal.md section 1."""
     return list(_ordered_deck(size, suit_count))
 
 

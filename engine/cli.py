@@ -29,7 +29,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         help="spider78: draw piles dealt in order (with --entry: the piles keep their order)",
     )
     deal.set_defaults(run=run_deal)
-    replay = sub.add_parser("replay", help="re-score games: JSON Lines on stdin, JSON Lines out (REPLAY.md)")
+    replay = sub.add_parser("replay", help="re-score games: JSON Lines on stdin, JSON Lines out (docs/replay.md)")
     replay.set_defaults(run=run_replay)
 
 

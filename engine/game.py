@@ -1,4 +1,4 @@
-"""One game of any of the five: the position, its moves, undo, time and score (RULES.md)."""
+"""One game of any of the five: the position, its moves, undo, time and score (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ class Game:
     ``t`` is always seconds since the game started, passed in by the caller: the engine has no
     clock of its own. Leaving ``t`` out keeps the last time given (0 at the start).
 
-    With ``settings.deal_variation`` the game is entry ``entry``'s renamed deal (DEAL.md section 6)
+    With ``settings.deal_variation`` the game is entry ``entry``'s renamed deal (docs/deal.md section 6)
     and ``entry`` (1, 2, ...) is required; without it ``entry`` is ignored. Moves and views are
     always in the game's own numbering (``spidertour.engine.deals.Renaming`` maps them to the base deal's).
     """

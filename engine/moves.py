@@ -1,6 +1,6 @@
-"""Moves as immutable values, their JSON form (RULES.md) and a short text form.
+"""Moves as immutable values, their JSON form (docs/rules.md) and a short text form.
 
-JSON form (exactly RULES.md's):      text form:
+JSON form (exactly the rules'):      text form:
     {"type": "move", "from": c, "count": k, "to": d}     "c:k>d"  (or "c>d" when k is 1)
     {"type": "deal", "pile": p}                           "d2"
     {"type": "deal"}                                      "d"
@@ -23,7 +23,7 @@ class MoveCards(NamedTuple):
     """Move the last ``count`` cards of column ``src`` onto column ``dst``."""
 
     src: int
-    count: int  # type: ignore[assignment]  # RULES.md's name for it; it hides tuple.count, unused on a move
+    count: int  # type: ignore[assignment]  # the rules' name for it; it hides tuple.count, unused on a move
     dst: int
     type: str = "move"
 
@@ -93,7 +93,7 @@ _new = tuple.__new__  # builds a move without its NamedTuple's Python-level __ne
 
 
 def move_from_json(obj: Any) -> Move:
-    """Read one move in RULES.md's JSON form (a parsed object). Extra fields are ignored.
+    """Read one move in the rules' JSON form (a parsed object). Extra fields are ignored.
 
     Raises BadMoveError (never anything else) for anything that is not a well-formed move.
     """

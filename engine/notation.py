@@ -5,14 +5,14 @@ One line, seven fields separated by single spaces, and an eighth for an entry's 
     COLUMNS RESERVE REVEALS SEQUENCES FREE_USED UNDOS STATE [ENTRY]
 
 - COLUMNS: every column (free column included), deepest card first, joined by "/". A card is two
-  characters as in RULES.md; a face-down card is written in lower case ("ts" is a face-down TS).
+  characters as in docs/rules.md; a face-down card is written in lower case ("ts" is a face-down TS).
   An empty column is "-".
 - RESERVE: "p:" and the draw piles joined by "," (each top card first, "-" when empty), or "s:"
   and the stock (next card first, "-" when empty), or "-" for a game with neither.
 - REVEALS, SEQUENCES, UNDOS: whole numbers; FREE_USED: 0 or 1.
 - STATE: "play" while the game goes on, else OUTCOME@TIME_LEFT ("won@241", "timed_out@0").
 - ENTRY: "e" and the entry's ordinal ("e12"), only in a game dealt as an entry's renamed deal
-  (setting ``deal_variation``, DEAL.md section 6); the cards and numbers are the entry's own.
+  (setting ``deal_variation``, docs/deal.md section 6); the cards and numbers are the entry's own.
 
 Example (a spider78 position after one move):
     4sjs2h9s8H/.../- p:AS..,-,... 1 0 0 0 play

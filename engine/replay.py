@@ -1,4 +1,4 @@
-"""The replay verifier of REPLAY.md: JSON Lines of games in, JSON Lines of steps out."""
+"""The replay verifier of docs/replay.md: JSON Lines of games in, JSON Lines of steps out."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def _view(game: Game) -> dict[str, Any]:
 
 
 def replay_game(spec: Any) -> dict[str, Any]:
-    """Replay one game given as REPLAY.md's input object. Raises SettingsError if it is not a game."""
+    """Replay one game given as an input object of docs/replay.md. Raises SettingsError if it is not a game."""
     if not isinstance(spec, dict):
         raise SettingsError("a game must be a JSON object")
     for name in ("variant", "suits", "seed"):

@@ -1,4 +1,4 @@
-"""Points and outcomes (RULES.md "Scoring"), and what an accepted move changed."""
+"""Points and outcomes (docs/rules.md "Scoring"), and what an accepted move changed."""
 
 from __future__ import annotations
 

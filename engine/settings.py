@@ -1,4 +1,4 @@
-"""A game's settings (RULES.md "Tournament settings"), with defaults and validation."""
+"""A game's settings (docs/rules.md "Tournament settings"), with defaults and validation."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def _check_int(name: str, value: Any, low: int, high: int) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Every setting of RULES.md. ``suits`` and ``free_column`` default per variant (None here)."""
+    """Every setting of docs/rules.md. ``suits`` and ``free_column`` default per variant (None here)."""
 
     variant: str = "spider78"
     suits: int | None = None
@@ -50,7 +50,7 @@ class Settings:
     time_limit: int = 600
     draw_pile_choice: bool = True
     draw_pile_tops_up: bool = True
-    deal_variation: bool = False  # every entry plays the deal renamed (DEAL.md section 6)
+    deal_variation: bool = False  # every entry plays the deal renamed (docs/deal.md section 6)
     rules: Variant = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -89,7 +89,7 @@ MAX_ENTRY = 2**53 - 1  # the largest whole number a browser's JavaScript holds e
 
 
 def check_entry(entry: Any) -> int:
-    """An entry's ordinal (DEAL.md section 6): a whole number from 1."""
+    """An entry's ordinal (docs/deal.md section 6): a whole number from 1."""
     if type(entry) is not int:
         raise SettingsError(f"the entry must be a whole number from 1, not {shown(entry)}")
     if not 1 <= entry <= MAX_ENTRY:
@@ -104,6 +104,6 @@ def check_seed(seed: Any) -> str:
         raise SettingsError(f"the seed must be at most {MAX_SEED_LENGTH} characters long")
     try:
         seed.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: DEAL.md hashes the seed's UTF-8 bytes
+    except UnicodeEncodeError:  # a lone surrogate: docs/deal.md hashes the seed's UTF-8 bytes
         raise SettingsError("the seed must be valid Unicode text (it is hashed as UTF-8)") from None
     return seed

@@ -1,6 +1,6 @@
 """The server's configuration: every setting read once from the environment into one typed structure.
 
-``VARIABLES`` is the table of what the server reads (the README's configuration table lists the
+``VARIABLES`` is the table of what the server reads (docs/operating.md's configuration table lists the
 same). An empty variable counts as unset. A bad value stops the server before anything starts,
 with one line naming the variable, e.g. ``PORT: expected a whole number from 1 to 65535, not 'abc'``
 (``spidertour serve`` prints it and exits with status 2).

@@ -1,4 +1,4 @@
-"""From a seed to a deal (DEAL.md): the random stream and the shuffle, the deal laid out, and an
+"""From a seed to a deal (docs/deal.md): the random stream and the shuffle, the deal laid out, and an
 entry's renamed deal (setting ``deal_variation``).
 
     >>> layout = deal(Settings(variant="spider78", suits=2), "abc")

@@ -1,4 +1,4 @@
-"""A shuffled deck laid out for play, exactly as DEAL.md section 4 says: columns row by row, then
+"""A shuffled deck laid out for play, exactly as docs/deal.md section 4 says: columns row by row, then
 the reserve (draw piles, or the stock)."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class Layout:
 
 @lru_cache(maxsize=16)
 def deal_order(layout: tuple[int, ...]) -> tuple[int, ...]:
-    """The column each card of the deal goes to, in deck order (DEAL.md section 4, step 1)."""
+    """The column each card of the deal goes to, in deck order (docs/deal.md section 4, step 1)."""
     return tuple(c for row in range(max(layout)) for c, height in enumerate(layout) if height > row)
 
 

@@ -1,4 +1,4 @@
-"""From a seed to a shuffled deck, exactly as DEAL.md sections 2 and 3 say."""
+"""From a seed to a shuffled deck, exactly as docs/deal.md sections 2 and 3 say."""
 
 from __future__ import annotations
 

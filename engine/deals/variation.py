@@ -1,9 +1,9 @@
-"""An entry's renamed deal (DEAL.md section 6, setting ``deal_variation``).
+"""An entry's renamed deal (docs/deal.md section 6, setting ``deal_variation``).
 
 With ``deal_variation`` every entry plays the tournament's deal renamed: suits relabelled,
 columns of equal height swapped among themselves, draw piles reordered. A ``Renaming`` holds the
 three maps for one entry and carries cards, moves and whole games from the base deal's numbering
-(the deal of DEAL.md section 4) to the entry's, and back:
+(the deal of docs/deal.md section 4) to the entry's, and back:
 
     >>> r = Renaming.of(Settings(variant="spider78", suits=2, deal_variation=True), "abc", 2)
     >>> r.move(MoveCards(0, 1, 6))     # base numbering -> the entry's
@@ -49,7 +49,7 @@ G = TypeVar("G", bound=Copyable)
 
 
 def permutation(stream: Iterator[int], n: int) -> list[int]:
-    """DEAL.md section 6: [0 .. n-1], shuffled from the end by the stream (n < 2 draws nothing)."""
+    """docs/deal.md section 6: [0 .. n-1], shuffled from the end by the stream (n < 2 draws nothing)."""
     p = list(range(n))
     for i in range(n - 1, 0, -1):
         j = uniform(stream, i + 1)
@@ -99,7 +99,7 @@ class Renaming:
 
     @classmethod
     def of(cls, settings: Settings, seed: str, entry: int) -> Renaming:
-        """The renaming of entry ``entry`` (1, 2, ...) of a tournament with this seed (DEAL.md section 6)."""
+        """The renaming of entry ``entry`` (1, 2, ...) of a tournament with this seed (docs/deal.md section 6)."""
         check_seed(seed)
         check_entry(entry)
         rules = settings.rules

@@ -1,4 +1,4 @@
-"""A deal in the vectors' format of ``deal-vectors.json`` and ``entry-vectors.json`` (DEAL.md
+"""A deal in the vectors' format of ``deal-vectors.json`` and ``entry-vectors.json`` (docs/deal.md
 sections 5 and 6): what ``spidertour deal`` prints."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ def deal_json(settings: Settings, seed: str, entry: int | None = None) -> dict[s
     """The whole deal, every card shown: for verification after the finish, never for players.
 
     With ``settings.deal_variation`` it is entry ``entry``'s renamed deal in ``entry-vectors.json``'s
-    format (DEAL.md section 6; ``entry`` required); otherwise the seed's deal with its shuffled deck
-    (DEAL.md section 5; ``entry`` ignored).
+    format (docs/deal.md section 6; ``entry`` required); otherwise the seed's deal with its shuffled deck
+    (docs/deal.md section 5; ``entry`` ignored).
     """
     rules = settings.rules
     layout = deal(settings, seed, entry)

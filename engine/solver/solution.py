@@ -14,7 +14,7 @@ class Solution:
     """A winning line and its score, or what the search explored when it found none."""
 
     won: bool
-    moves: list[Move] = field(default_factory=list)  # RULES.md moves, empty when not won
+    moves: list[Move] = field(default_factory=list)  # docs/rules.md moves, empty when not won
     pace: float = 1.0  # seconds per move the score assumes
     final_score: int | None = None  # the line's final score at that pace (None when not won)
     in_time: bool = False  # the line, at that pace, ends before the time limit
@@ -33,7 +33,7 @@ class Solution:
         return "proven lost" if self.exhausted else "not found within budget"
 
     def moves_json(self) -> list[dict[str, Any]]:
-        """The line in REPLAY.md's move form: RULES.md moves, each with its time ``t`` at the pace."""
+        """The line as docs/replay.md's moves: moves of docs/rules.md, each with its time ``t`` at the pace."""
         return [{**m.to_json(), "t": round((i + 1) * self.pace, 6)} for i, m in enumerate(self.moves)]
 
     def summary(self) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def replay_line(start: Game, moves: list[Move], pace: float) -> Game:
     limit = game.settings.time_limit
     for i, move in enumerate(moves):
         t = (i + 1) * pace
-        if t >= limit:  # too slow for the clock: the game ends by time, as REPLAY.md says
+        if t >= limit:  # too slow for the clock: the game ends by time, as docs/replay.md says
             game.tick(t)
             break
         game.play(move, t)

@@ -1,4 +1,4 @@
-"""The five games, each a small declaration over the shared mechanisms (RULES.md "The five games")."""
+"""The five games, each a small declaration over the shared mechanisms (docs/rules.md "The five games")."""
 
 from __future__ import annotations
 

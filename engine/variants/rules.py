@@ -1,7 +1,7 @@
 """The small rules a game is declared from: which groups may move, and what a column accepts.
 
 A group rule answers "how many cards at the end of this column form a movable group". Every
-rule of RULES.md is closed under shortening (the last k cards of a movable group move too), so
+rule of docs/rules.md is closed under shortening (the last k cards of a movable group move too), so
 the last ``count`` cards may move exactly when ``1 <= count <= run_length(...)``.
 """
 

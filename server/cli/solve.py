@@ -1,6 +1,6 @@
 """``spidertour solve``: find a winning line of a deal and print it ready for ``spidertour replay``.
 
-Standard output is one JSON line: a REPLAY.md game (the settings, the seed, the entry with
+Standard output is one JSON line: a docs/replay.md game (the settings, the seed, the entry with
 deal_variation, and the moves, each with its time ``t`` at the chosen pace), so
 
     spidertour solve --variant spider78 --suits 1 --seed abc | spidertour replay
@@ -27,7 +27,7 @@ from .args import on_off
 def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "solve",
-        help="find a winning line of a deal (whole deal known); prints a REPLAY.md game line",
+        help="find a winning line of a deal (whole deal known); prints a docs/replay.md game line",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -7,10 +7,10 @@ It fetches the tournament, its replays and its standings over the public HTTP AP
    have none and were committed to the seed and settings alone) and compares it with the
    commitment published when the tournament was created;
 2. rebuilds every game from the seed and its move list with the engine alone
-   (``engine.replay.replay_game``, REPLAY.md), each entry's renamed deal when the tournament
+   (``engine.replay.replay_game``, docs/replay.md), each entry's renamed deal when the tournament
    plays with ``deal_variation``;
 3. compares each recomputed final score with the published one and with the standings, and checks
-   that the standings hold every entry once, in the ranking order of RULES.md.
+   that the standings hold every entry once, in the ranking order of docs/rules.md.
 
 ``verify(...)`` returns a :class:`Report`; the command prints it and exits 0 when everything
 agrees, 1 when something does not, 2 when it cannot verify at all (unknown tournament, not
@@ -308,7 +308,7 @@ def _standings_checks(games: list[GameCheck], standings: list[dict[str, Any]]) -
         if g.time_left is not None and s.get("time_left") != g.time_left:
             g.problems.append(f"the standings give {s.get('time_left')} s left, the replay gives {g.time_left}")
 
-    # RULES.md: higher final score, then more time remaining, then the earlier entry (lower id).
+    # docs/rules.md: higher final score, then more time remaining, then the earlier entry (lower id).
     listed = [by_entry[s["entry_id"]] for s in standings if s.get("entry_id") in by_entry]
     if all(g.recomputed is not None for g in listed):
         order = sorted(listed, key=lambda g: (-(g.recomputed or 0), -(g.time_left or 0), g.entry_id or 0))

@@ -28,7 +28,7 @@ class Start(Struct, tag="start", forbid_unknown_fields=True):
 
 
 class PlayMove(Struct, tag="move", forbid_unknown_fields=True):
-    """RULES.md's card move, with the client's sequence number."""
+    """A card move (docs/rules.md), with the client's sequence number."""
 
     seq: Seq
     from_: Index = field(name="from")

@@ -78,7 +78,7 @@ class MoveRecord(NamedTuple):
     epoch: int
     n: int
     seq: int
-    move: str  # RULES.md's JSON form, encoded
+    move: str  # the rules' JSON form, encoded
     t: float
     score: int
     reveals: int

@@ -9,7 +9,7 @@ STATUS_SQL = """CASE WHEN t.cancelled_at IS NOT NULL THEN 'cancelled'
                      WHEN now() < t.closes_at THEN 'open'
                      ELSE 'closing' END"""
 
-# Ranking of RULES.md (entries aliased ``e``): higher score first, then more time remaining at the
+# Ranking of docs/rules.md (entries aliased ``e``): higher score first, then more time remaining at the
 # end, then the earlier entry. Running games count as 0 seconds remaining until they end.
 RANK_ORDER = """coalesce(e.final_score, e.score) DESC,
                 CASE WHEN e.status = 'playing' THEN 0 ELSE coalesce(e.time_left, 0) END DESC, e.ordinal"""

@@ -13,7 +13,7 @@ from msgspec import Meta, Struct, field
 
 
 class GameSettings(Struct, forbid_unknown_fields=True):
-    """A tournament's game settings (RULES.md). Left out: the defaults of RULES.md."""
+    """A tournament's game settings (docs/rules.md). Left out: the defaults of docs/rules.md."""
 
     variant: str = "spider78"
     suits: int | None = None

@@ -85,7 +85,7 @@ async def standings(
     responses=errors(403, 404),
 )
 async def replays(request: Request[Any, Any, Any], tournament_id: int) -> Response[bytes]:
-    """After the finish: every entry's game as REPLAY.md input lines (pipe into `spidertour replay`)."""
+    """After the finish: every entry's game as docs/replay.md input lines (pipe into `spidertour replay`)."""
     db = core_of(request).db
     tour = await find_tournament(db, tournament_id)
     if tour["status"] not in ("finished", "cancelled"):
@@ -95,14 +95,14 @@ async def replays(request: Request[Any, Any, Any], tournament_id: int) -> Respon
     for r in await store.replays(db, tournament_id):
         moves = r["moves"]
         if r["status"] in TIME_UP:
-            # Not ended by its own moves: the clock ended it (or it never started). REPLAY.md ends a
+            # Not ended by its own moves: the clock ended it (or it never started). docs/replay.md ends a
             # game by time at the first move timed at the limit, so this closing mark lets the
             # engine alone score it as the server did (TR = 0); the mark itself is rejected.
             moves = [*moves, {"type": "end", "t": time_limit}]
         game = {
             **tour["settings"],
             "seed": tour["seed"],
-            "entry": r["ordinal"],  # REPLAY.md: which renamed deal the entry played (with deal_variation)
+            "entry": r["ordinal"],  # docs/replay.md: which renamed deal the entry played (with deal_variation)
             "moves": moves,
             "entry_id": r["entry_id"],
             "player": r["player"],
@@ -117,7 +117,7 @@ async def replays(request: Request[Any, Any, Any], tournament_id: int) -> Respon
 
 @get("/api/tournaments/{tournament_id:int}/par", responses=errors(403, 404))
 async def get_par(request: Request[Any, Any, Any], tournament_id: int) -> dict[str, Any]:
-    """After the finish: the solver's line as a REPLAY.md game (pipe into `spidertour replay`)."""
+    """After the finish: the solver's line as a docs/replay.md game (pipe into `spidertour replay`)."""
     db = core_of(request).db
     tour = await find_tournament(db, tournament_id)
     if tour["status"] not in ("finished", "cancelled"):

@@ -205,7 +205,7 @@ async def finish_due(db: asyncpg.Pool) -> list[tuple[int, list[asyncpg.Record]]]
 
 
 async def store_standings(conn: Connection, tournament_id: int) -> None:
-    """The final ranking of RULES.md, disqualified entries left out (replacing any stored before)."""
+    """The final ranking of docs/rules.md, disqualified entries left out (replacing any stored before)."""
     await conn.execute("DELETE FROM standings WHERE tournament_id = $1", tournament_id)
     await conn.execute(
         f"""INSERT INTO standings (tournament_id, rank, entry_id, player_id, player, final_score,

@@ -1,4 +1,4 @@
-"""Leaderboards in Redis: one sorted set per tournament, ordered exactly as RULES.md ranks.
+"""Leaderboards in Redis: one sorted set per tournament, ordered exactly as docs/rules.md ranks.
 
 Keys of one tournament share the hash tag ``{t:ID}`` so a Redis Cluster keeps them in one slot:
 
@@ -29,7 +29,7 @@ log = logging.getLogger("spidertour.leaderboard")
 #                          88 reveals x 25 + 16 sequences x 100 + 100 in huge_spider)
 #   time_left    17 bits  (< 131,072: whole seconds remaining at the end, <= 86,400; running games 0)
 #   order        19 bits  (2**19 - 1 - ordinal: the earlier entry ranks higher; ordinal < 524,288)
-# Higher is better in every field, so ZREVRANGE lists the ranking of RULES.md.
+# Higher is better in every field, so ZREVRANGE lists the ranking of docs/rules.md.
 SCORE_BITS, TIME_BITS, ORDER_BITS = 17, 17, 19
 MAX_TIME_LIMIT = 86_400
 assert SCORE_BITS + TIME_BITS + ORDER_BITS == 53

@@ -6,6 +6,7 @@ import os
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -35,7 +36,7 @@ VIEWPORT = {"width": 1280, "height": 860}
 @pytest_asyncio.fixture(scope="session")
 async def browser() -> AsyncIterator[Browser]:
     async with async_playwright() as pw:
-        options: dict = {"args": ARGS}
+        options: dict[str, Any] = {"args": ARGS}
         if os.path.exists(CHROMIUM):
             options["executable_path"] = CHROMIUM
         launched = await pw.chromium.launch(**options)

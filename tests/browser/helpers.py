@@ -28,7 +28,8 @@ READ_BOARD = """() => {
 
 
 async def board(page: Page) -> dict[str, Any]:
-    return await page.evaluate(READ_BOARD)
+    found: dict[str, Any] = await page.evaluate(READ_BOARD)
+    return found
 
 
 def shown(view: dict[str, Any]) -> dict[str, Any]:
@@ -114,7 +115,7 @@ def card_moves(game: Game, **where: Any) -> list[MoveCards]:
     free = game.free_column
     out = []
     for m in game.legal_moves():
-        if m.type != "move" or m.dst == free or m.src == free:
+        if not isinstance(m, MoveCards) or m.dst == free or m.src == free:
             continue
         if all(getattr(m, k) == v for k, v in where.items()):
             out.append(m)

@@ -44,7 +44,7 @@ async def test_every_deal_vector(page: Page) -> None:
 
 
 async def test_every_entry_vector(page: Page) -> None:
-    """DEAL.md section 6: each entry's renamed deal, exactly as entry-vectors.json holds it."""
+    """docs/deal.md section 6: each entry's renamed deal, exactly as entry-vectors.json holds it."""
     await page.goto("/#/settings")
     mismatches = await page.evaluate(
         f"""async (vectors) => {{
@@ -65,7 +65,7 @@ async def test_every_entry_vector(page: Page) -> None:
 
 
 async def test_renaming_like_the_python_engine(page: Page) -> None:
-    cases = [
+    cases: list[tuple[dict[str, Any], str, int]] = [
         ({"variant": v, "suits": n, "deal_variation": True, "draw_pile_choice": c}, f"seed-{v}", e)
         for v, n in (("spider78", 2), ("spider", 4), ("huge_spider", 2), ("curds_and_whey", 4))
         for c in (True, False)

@@ -33,7 +33,7 @@ async def test_organiser_offers_the_fair_play_options(page: Page, api: Api, admi
     await page.locator("[data-action=create]").click()
     created = page.locator(".created [data-tournament]")
     await expect(created).to_be_visible()
-    tour = api.tournament(int(await created.get_attribute("data-tournament")))
+    tour = api.tournament(int(await created.get_attribute("data-tournament") or 0))
     assert tour["start"] == "together" and tour["status"] == "scheduled"
     assert tour["settings"]["reveals_final"] is True and tour["settings"]["deal_variation"] is True
     assert datetime.fromisoformat(tour["opens_at"]) == opens

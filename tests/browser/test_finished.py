@@ -9,6 +9,7 @@ import json
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from playwright.async_api import Page, expect
 
@@ -20,7 +21,7 @@ from tests.client import Api, Player
 from tests.serverproc import ServerProcess
 
 SEED = "browser-finished"
-SETTINGS = {"variant": "spider78", "suits": 2, "time_limit": 600}
+SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 2, "time_limit": 600}
 
 
 async def test_results_and_replays(page: Page, api: Api, server: ServerProcess, shots: Path) -> None:

@@ -85,7 +85,7 @@ async def test_organiser_creates_a_tournament(page: Page, api: Api, admin_token:
     await page.locator("[data-action=create]").click()
     created = page.locator(".created [data-tournament]")
     await expect(created).to_be_visible()
-    tour = api.tournament(int(await created.get_attribute("data-tournament")))
+    tour = api.tournament(int(await created.get_attribute("data-tournament") or 0))
     assert tour["name"] == "Organised cup" and tour["status"] == "open"
     assert tour["settings"] == {
         "variant": "spider",

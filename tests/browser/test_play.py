@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
 import websockets
 from playwright.async_api import Browser, Locator, Page, expect
 
-from spidertour.engine import Deal, Game, Settings, Undo
+from spidertour.engine import Deal, Game, MoveCards, Settings, Undo
 from spidertour.engine.moves import move_from_text
 from spidertour.engine.replay import replay_game
 from tests.browser.conftest import js_errors, new_context, snap
@@ -33,7 +34,7 @@ from tests.client import Api, Player
 from tests.serverproc import ServerProcess
 
 SEED = "browser-play"
-SETTINGS = {"variant": "spider78", "suits": 2, "time_limit": 600}
+SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 2, "time_limit": 600}
 
 
 async def moves_in_database(database_url: str, entry_id: int) -> list[asyncpg.Record]:
@@ -49,7 +50,9 @@ async def moves_in_database(database_url: str, entry_id: int) -> list[asyncpg.Re
 async def entry_in_database(database_url: str, entry_id: int) -> asyncpg.Record:
     conn = await asyncpg.connect(database_url)
     try:
-        return await conn.fetchrow("SELECT status, score, final_score, time_left FROM entries WHERE id = $1", entry_id)
+        row = await conn.fetchrow("SELECT status, score, final_score, time_left FROM entries WHERE id = $1", entry_id)
+        assert row is not None
+        return row
     finally:
         await conn.close()
 
@@ -271,7 +274,7 @@ async def test_reconnects_and_resends_the_unanswered_move(
     with pytest.raises(websockets.ConnectionClosed) as closed:
         await other.recv()  # the taken_over error
         await other.recv()
-    assert closed.value.rcvd.code == 4001
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4001
 
 
 # A move list found by a search that completes a sequence from this seed (1 suit): the last move,
@@ -283,7 +286,7 @@ SEQUENCE_MOVES = ["2>5", "7>5", "0>7", "d4", "1>5", "7:3>5", "5:8>7", "7:9>4", "
 async def test_a_completed_sequence_flies_off_and_earns_its_time_bonus(
     page: Page, api: Api, server: ServerProcess, database_url: str, shots: Path
 ) -> None:
-    settings = {"variant": "spider78", "suits": 1, "time_limit": 600}
+    settings: dict[str, Any] = {"variant": "spider78", "suits": 1, "time_limit": 600}
     tour = api.create_tournament(name="Sequence", seed=SEQUENCE_SEED, **settings)
     game = Game(Settings(**settings), SEQUENCE_SEED)
     me = await sign_in(page, api, "hal")
@@ -300,6 +303,7 @@ async def test_a_completed_sequence_flies_off_and_earns_its_time_bonus(
     await expect_board(page, game.view())
 
     last = move_from_text(SEQUENCE_MOVES[-1])
+    assert isinstance(last, MoveCards)
     await drag(page, last.src, len(game.columns[last.src]) - last.count, last.dst)
     result = game.play(last)
     assert result.completed == 1
@@ -332,7 +336,7 @@ async def test_a_completed_sequence_flies_off_and_earns_its_time_bonus(
 
 
 async def test_the_clock_runs_out(page: Page, api: Api, database_url: str) -> None:
-    settings = {"variant": "spider78", "suits": 2, "time_limit": 2}
+    settings: dict[str, Any] = {"variant": "spider78", "suits": 2, "time_limit": 2}
     tour = api.create_tournament(name="Blitz", seed=SEED, **settings)
     game = Game(Settings(**settings), SEED)
     me = await sign_in(page, api, "ivy")

@@ -11,7 +11,7 @@ import re
 import time
 from typing import Any
 
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, FloatRect, Page, expect
 
 from spidertour.engine import Game, MoveCards, Settings
 from tests.browser.conftest import js_errors, new_context
@@ -31,11 +31,13 @@ from tests.browser.helpers import (
 from tests.client import Api, Player
 from tests.serverproc import ServerProcess
 
-SETTINGS = {"variant": "spider78", "suits": 1, "time_limit": 600}
+SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 1, "time_limit": 600}
 PHONE = {"width": 360, "height": 740}
 
 
-async def started(page: Page, api: Api, name: str, seed: str, **settings: Any) -> tuple[dict, dict, Game]:
+async def started(
+    page: Page, api: Api, name: str, seed: str, **settings: Any
+) -> tuple[dict[str, Any], dict[str, Any], Game]:
     """A tournament of one seed, this page's player in it, the game started on the page."""
     settings = {**SETTINGS, **settings}
     tour = api.create_tournament(name=name, seed=seed, **settings)
@@ -48,7 +50,7 @@ async def started(page: Page, api: Api, name: str, seed: str, **settings: Any) -
     return tour, entry, game
 
 
-def boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+def boxes_overlap(a: FloatRect, b: FloatRect) -> bool:
     return (
         a["x"] < b["x"] + b["width"]
         and b["x"] < a["x"] + a["width"]
@@ -74,7 +76,7 @@ async def test_drop_target_and_messages(browser: Browser, server: ServerProcess,
     await expect(target).to_have_class(re.compile(r"\bdrop-target\b.*\bdrop-ok\b"))
     outline = await target.evaluate("c => getComputedStyle(c, '::after').borderTopStyle")
     assert outline == "solid"
-    allowed = {(m.src, m.count, m.dst) for m in game.legal_moves() if m.type == "move"}
+    allowed = {(m.src, m.count, m.dst) for m in game.legal_moves() if isinstance(m, MoveCards)}
     wrong = next(d for d in range(len(game.columns)) if d != legal.src and (legal.src, 1, d) not in allowed)
     await page.mouse.move(*(await drop_point(page, wrong)), steps=5)
     wrong_target = page.locator(column(wrong))

@@ -69,10 +69,11 @@ def inside(box: dict[str, float], width: int, height: int, bottom_bar: float) ->
 
 async def bottom_bar(page: Page) -> float:
     """The height the fixed Undo/End bar takes at the bottom of a phone's window (0 elsewhere)."""
-    return await page.evaluate("""() => {
+    height: float = await page.evaluate("""() => {
       const bar = document.querySelector('.game-page .actions');
       return getComputedStyle(bar).position === 'fixed' ? bar.getBoundingClientRect().height : 0;
     }""")
+    return height
 
 
 async def assert_on_screen(page: Page, size: dict[str, int]) -> None:

@@ -1,4 +1,4 @@
-"""DEAL.md: every vector of docs/vectors/deal-vectors.json, through the function and both commands."""
+"""docs/deal.md: every vector of docs/vectors/deal-vectors.json, through the function and both commands."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spidertour.engine import Deal, End, EngineError, Game, MoveCards, Settings, Undo, move_from_json
+from spidertour.engine import Deal, End, EngineError, Game, Move, MoveCards, Settings, Undo, move_from_json
 from spidertour.engine.cards import RANKS, SUITS, card_text, ordered_deck
 from spidertour.engine.deals.variation import Renaming
 from spidertour.engine.replay import replay_game
@@ -269,7 +269,7 @@ def test_no_card_is_created_or_lost(play: RandomPlay) -> None:
 @PROPERTY
 @given(plays(positions=True))
 def test_undo_restores_the_position_exactly(play: RandomPlay) -> None:
-    """A model of RULES.md's undo: a stack of positions, emptied by deals and completed sequences,
+    """A model of the rules' undo: a stack of positions, emptied by deals and completed sequences,
     and with ``reveals_final`` by every move that turns a card."""
     s = play.settings
     stack: list[str] = []
@@ -429,7 +429,7 @@ def test_legal_moves_are_exactly_the_accepted_moves(play: RandomPlay) -> None:
             width = len(game.columns)
             # Counts up to one more than the face-up cards: every longer one fails the same way.
             ups = [len(c) - d for c, d in zip(game.columns, game.down, strict=True)]
-            every = [
+            every: list[Move] = [
                 MoveCards(src, n, dst) for src in range(width) for n in range(1, ups[src] + 2) for dst in range(width)
             ]
             every += [Deal(), *(Deal(p) for p in range(6))]
@@ -443,7 +443,7 @@ def test_legal_moves_are_exactly_the_accepted_moves(play: RandomPlay) -> None:
 @PROPERTY
 @given(plays(), st.integers(1, 10**6), st.booleans())
 def test_a_renamed_deal_plays_exactly_as_the_base_deal(play: RandomPlay, entry: int, final: bool) -> None:
-    """DEAL.md section 6: the base game's moves, mapped, play the same game on the entry's deal.
+    """docs/deal.md section 6: the base game's moves, mapped, play the same game on the entry's deal.
 
     At every step both games accept or refuse alike (for the same reason), have the same score,
     outcome and undo state, list the same legal moves, and the entry's board is the base board

@@ -1,4 +1,4 @@
-"""REPLAY.md end to end: replay_game, replay_lines, and the ``replay`` commands."""
+"""docs/replay.md end to end: replay_game, replay_lines, and the ``replay`` commands."""
 
 from __future__ import annotations
 

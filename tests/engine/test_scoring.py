@@ -1,4 +1,4 @@
-"""RULES.md, one test per rule, for every game the rule applies to: the free column's bonus, undo,
+"""docs/rules.md, one test per rule, for every game the rule applies to: the free column's bonus, undo,
 reveals_final, time, ending and scoring.
 
 Positions are written in the engine's notation through the ``make`` fixture (conftest.py and

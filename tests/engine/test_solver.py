@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -22,8 +23,8 @@ EASY = [
 ]
 
 
-def replayed(settings: Settings, seed: str, solution: Solution, entry: int | None = None) -> dict:
-    """REPLAY.md's verifier on the solver's line, exactly as ``spidertour replay`` would run it."""
+def replayed(settings: Settings, seed: str, solution: Solution, entry: int | None = None) -> dict[str, Any]:
+    """the replay's verifier on the solver's line, exactly as ``spidertour replay`` would run it."""
     spec = {**settings.to_json(), "seed": seed, "moves": solution.moves_json()}
     if entry is not None:
         spec["entry"] = entry
@@ -54,6 +55,7 @@ def test_a_known_win_is_won_and_the_score_follows_the_pace() -> None:
     slow = solve(settings, "abc", nodes=5_000, pace=2.0)
     assert fast.won and slow.won and fast.moves == slow.moves  # the search does not depend on the pace
     n = len(fast.moves)
+    assert fast.final_score is not None and slow.final_score is not None
     assert fast.final_score - slow.final_score == (600 - int(n * 0.5)) - (600 - int(n * 2.0))
     assert [m["t"] for m in fast.moves_json()][:3] == [0.5, 1.0, 1.5]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import websockets
@@ -40,11 +41,11 @@ async def test_postgres_cut_and_restored(
             player, _ = await Player.connect(proc.ws_url, entry_id, token)
             assert (await player.start())["status"] == "playing"
 
-            def next_move() -> dict:
+            def next_move() -> dict[str, Any]:
                 moves = [m for m in game.legal_moves() if m.type == "move"]
                 return moves[len(game.columns[0]) % len(moves)].to_json()
 
-            acked: dict[int, dict] = {}
+            acked: dict[int, dict[str, Any]] = {}
             for seq in range(1, 6):
                 move = next_move()
                 answer = await player.play(move, seq=seq)

@@ -7,10 +7,12 @@ import asyncio
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 from redis.asyncio import Redis
 
+from spidertour.server.cli.bots.swarm import Swarm
 from spidertour.server.storage.sql import RANK_ORDER
 from tests.client import Api
 from tests.faults.helpers import fetch, start_server, swarm_of, wait_for
@@ -23,7 +25,7 @@ class OwnValkey:
     def __init__(self) -> None:
         self.port = free_port()
         self.folder = tempfile.TemporaryDirectory(prefix="spidertour-valkey-")
-        self.server = None
+        self.server: Any = None
 
     @property
     def url(self) -> str:
@@ -53,7 +55,7 @@ def valkey() -> Iterator[OwnValkey]:
 
 
 @contextmanager
-def playing(swarm):  # type: ignore[no-untyped-def]
+def playing(swarm: Swarm) -> Iterator[asyncio.Future[float]]:
     task = asyncio.ensure_future(swarm.play(60))
     try:
         yield task

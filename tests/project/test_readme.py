@@ -1,4 +1,5 @@
-"""README's configuration table names every variable the server reads, and nothing it does not."""
+"""The configuration table (docs/operating.md) names every variable the server reads, and nothing it does not;
+the README and docs/ stand alone: no link leads out of the repository."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ NOT_THE_SERVERS = {"SPIDERTOUR_URL", "TEST_DATABASE_URL", "TEST_REDIS_URL"}  # r
 def test_every_environment_variable_is_in_the_configuration_table() -> None:
     read = set(VARIABLES)
     assert {"DATABASE_URL", "PORT", "LOG_FORMAT", "COMMIT_INTERVAL_MS"} <= read
-    readme = (ROOT / "README.md").read_text()
-    table = readme[readme.index("## Configuration") :]
+    page = (ROOT / "docs" / "operating.md").read_text()
+    table = page[page.index("## Configuration") :]
     table = table[: table.index("\n## ", 5)]
     listed = set(re.findall(r"^\| `([A-Z_]+)`", table, re.M))
     listed |= {
@@ -25,3 +26,16 @@ def test_every_environment_variable_is_in_the_configuration_table() -> None:
     }
     assert sorted(read - listed) == []
     assert sorted(listed - read - NOT_THE_SERVERS) == []
+
+
+def test_no_link_leads_out_of_the_repository() -> None:
+    """Every relative link of the README and docs/ names a file of the repository."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    for page in pages:
+        text = page.read_text()
+        assert "../shared" not in text and "shared/spec" not in text, page
+        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+            if target.startswith(("http://", "https://", "mailto:")):
+                continue
+            assert (page.parent / target).resolve().is_relative_to(ROOT), (page.name, target)
+            assert (page.parent / target).exists(), (page.name, target)

@@ -82,7 +82,7 @@ def wait_status(api: Api, tournament_id: int, status: str, timeout: float = 5.0)
 async def fetch(database_url: str, sql: str, *args: Any) -> list[asyncpg.Record]:
     conn = await asyncpg.connect(database_url)
     try:
-        return await conn.fetch(sql, *args)  # type: ignore[no-any-return]
+        return await conn.fetch(sql, *args)
     finally:
         await conn.close()
 
@@ -95,31 +95,31 @@ def reveal_move(seed: str) -> dict[str, Any]:
     return {"type": "move", "from": 0, "count": 1, "to": FREE}
 
 
-async def watcher(ws_url: str, tournament_id: int | str) -> tuple[websockets.ClientConnection, dict]:
+async def watcher(ws_url: str, tournament_id: int | str) -> tuple[websockets.ClientConnection, dict[str, Any]]:
     ws = await websockets.connect(f"{ws_url}/ws/watch/{tournament_id}")
     first = json.loads(await asyncio.wait_for(ws.recv(), 10))
     return ws, first
 
 
-async def next_update(ws: websockets.ClientConnection, timeout: float = 5) -> dict:
+async def next_update(ws: websockets.ClientConnection, timeout: float = 5) -> dict[str, Any]:
     while True:
-        msg = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        msg: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
         if msg["type"] == "update":
             return msg
 
 
-async def refused_watch(url: str, close_code: int) -> dict:
+async def refused_watch(url: str, close_code: int) -> dict[str, Any]:
     """Open a watch connection the server refuses: its error message, then the close code."""
     async with websockets.connect(url) as ws:
-        msg = json.loads(await ws.recv())
+        msg: dict[str, Any] = json.loads(await ws.recv())
         assert msg["type"] == "error", msg
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await ws.recv()
-        assert closed.value.rcvd.code == close_code
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == close_code
     return msg
 
 
-async def new_player(api: Api, ws_url: str, tid: int, name: str) -> tuple[Player, dict]:
+async def new_player(api: Api, ws_url: str, tid: int, name: str) -> tuple[Player, dict[str, Any]]:
     _, token = api.register(name)
     entry = api.join(tid, token)
     player, _ = await Player.connect(ws_url, entry["id"], token)

@@ -1,7 +1,7 @@
 """Choosing a move from what a player sees: the view the server sends, face-down cards as "??".
 
 A bot never sees the deal. It keeps the last view (``state`` or ``result``) and lists the moves
-that the rules of RULES.md allow on it, the way a person looking at the board would. Cards are
+that the rules of docs/rules.md allow on it, the way a person looking at the board would. Cards are
 small integers as in the engine (``suit * 16 + rank``, rank 0 = Ace ... 12 = King), so that a
 card is one rank below and of the same suit as another exactly when ``lower == upper - 1``.
 """

@@ -37,7 +37,7 @@ def in_process(*args: str) -> int:
 async def query(url: str, sql: str, *args: Any) -> list[asyncpg.Record]:
     conn = await asyncpg.connect(url)
     try:
-        return await conn.fetch(sql, *args)  # type: ignore[no-any-return]
+        return await conn.fetch(sql, *args)
     finally:
         await conn.close()
 

@@ -1,4 +1,4 @@
-"""``spidertour solve``: its output is a REPLAY.md game line that ``spidertour replay`` re-scores."""
+"""``spidertour solve``: its output is a docs/replay.md game line that ``spidertour replay`` re-scores."""
 
 from __future__ import annotations
 

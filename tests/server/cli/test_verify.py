@@ -42,7 +42,11 @@ async def finished(api: Api, server: Any) -> dict[str, Any]:
     for name in ("revealer", "quitter", "absentee"):
         _, token = api.register(name)
         entries[name] = (api.join(tour["id"], token), token)
-    for name, moves in (("revealer", [{"type": "move", "from": 0, "count": 1, "to": 8}]), ("quitter", [])):
+    plays: list[tuple[str, list[dict[str, Any]]]] = [
+        ("revealer", [{"type": "move", "from": 0, "count": 1, "to": 8}]),
+        ("quitter", []),
+    ]
+    for name, moves in plays:
         entry, token = entries[name]
         player, _ = await Player.connect(server.ws_url, entry["id"], token)
         await player.start()

@@ -15,8 +15,13 @@ from spidertour.engine.deals.variation import Renaming
 from spidertour.server.cli.verify import verify, verify_data
 from tests.client import Api, Player
 
-REVEAL = {"type": "move", "from": 0, "count": 1, "to": 8}  # column 0's exposed card onto the free column
-SETTINGS = {"variant": "spider78", "suits": 2, "time_limit": 600}
+REVEAL: dict[str, Any] = {
+    "type": "move",
+    "from": 0,
+    "count": 1,
+    "to": 8,
+}  # column 0's exposed card onto the free column
+SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 2, "time_limit": 600}
 
 
 async def test_undo_after_a_reveal_is_refused_with_reveals_final(api: Api, server: Any) -> None:

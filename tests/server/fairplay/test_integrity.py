@@ -151,7 +151,7 @@ def test_the_integrity_command(api: Api, played: dict[str, Any], server: Any, ad
 def test_a_scout_that_idles_is_flagged_too() -> None:
     """The idle branch without waiting a minute: the report's rule on a game's recorded moves."""
     settings = Settings(variant="spider78", suits=2)
-    row = {
+    row: dict[str, Any] = {
         "entry_id": 7,
         "ordinal": 2,
         "player_id": 3,

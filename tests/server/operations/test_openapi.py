@@ -47,7 +47,9 @@ def test_bearer_schemes_are_declared_and_used(spec: dict[str, Any]) -> None:
     ops = operations(spec)
     assert set(ops) >= ADMIN_ROUTES | PLAYER_ROUTES
     for key, op in ops.items():
-        expected = [{"admin": []}] if key in ADMIN_ROUTES else [{"player": []}] if key in PLAYER_ROUTES else None
+        expected: list[dict[str, list[str]]] | None = (
+            [{"admin": []}] if key in ADMIN_ROUTES else [{"player": []}] if key in PLAYER_ROUTES else None
+        )
         assert op.get("security") == expected, key
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from typing import Any
 
 import asyncpg
 import websockets
@@ -18,7 +19,7 @@ SEED = "kill-nine"
 
 
 async def play_until_killed(
-    proc: ServerProcess, entry_id: int, token: str, acked: dict[int, dict], rng: random.Random
+    proc: ServerProcess, entry_id: int, token: str, acked: dict[int, dict[str, Any]], rng: random.Random
 ) -> None:
     """Play legal moves as fast as answers come; record every acknowledged move by seq."""
     game = Game(Settings(variant="spider78", suits=1), SEED)
@@ -47,7 +48,7 @@ async def test_kill_nine_loses_no_acknowledged_move(
         tour = api.create_tournament(name="durable", seed=SEED, variant="spider78", suits=1)
         _, token = api.register("durable")
         entry = api.join(tour["id"], token)
-        acked: dict[int, dict] = {}
+        acked: dict[int, dict[str, Any]] = {}
         rng = random.Random(7)
         task = asyncio.create_task(play_until_killed(proc, entry["id"], token, acked, rng))
         while len(acked) < 25:  # kill in the middle of play, not between games

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from typing import Any
 
 import pytest
 
@@ -41,7 +42,7 @@ def hidden_only(game: Game) -> set[str]:
         {"variant": "black_widow", "suits": 4},
     ],
 )
-async def test_no_message_reveals_seed_or_hidden_cards(api: Api, server, settings: dict) -> None:
+async def test_no_message_reveals_seed_or_hidden_cards(api: Api, server, settings: dict[str, Any]) -> None:
     # A fixed seed keeps the game long enough to check many messages (a random one can stall early).
     seed = "no-peeking-secret-1"
     tour = api.create_tournament(name="no peeking", seed=seed, **settings)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import asyncpg
 import pytest
@@ -17,18 +18,20 @@ SEED = "play-tests"
 
 
 @pytest.fixture
-def tournament(api: Api) -> dict:
+def tournament(api: Api) -> dict[str, Any]:
     return api.create_tournament(name="play", seed=SEED, variant="spider78", suits=2, time_limit=600)
 
 
-def first_legal(game: Game, skip_deals: bool = True) -> dict:
+def first_legal(game: Game, skip_deals: bool = True) -> dict[str, Any]:
     for move in game.legal_moves():
         if not (skip_deals and move.type == "deal"):
             return move.to_json()
     raise AssertionError("no legal move")
 
 
-async def joined(api: Api, server, tournament: dict, name: str = "p") -> tuple[Player, dict, dict, str]:
+async def joined(
+    api: Api, server, tournament: dict[str, Any], name: str = "p"
+) -> tuple[Player, dict[str, Any], dict[str, Any], str]:
     _, token = api.register(name)
     entry = api.join(tournament["id"], token)
     player, state = await Player.connect(server.ws_url, entry["id"], token)
@@ -44,10 +47,10 @@ async def test_unknown_or_huge_entry_is_unauthorised(api: Api, server) -> None:
             assert msg["type"] == "error" and msg["code"] == "unauthorised"
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 await ws.recv()
-            assert closed.value.rcvd.code == 4003
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4003
 
 
-async def test_auth_is_required_and_checked(api: Api, server, tournament: dict) -> None:
+async def test_auth_is_required_and_checked(api: Api, server, tournament: dict[str, Any]) -> None:
     _, token = api.register("owner")
     entry = api.join(tournament["id"], token)
     _, other = api.register("intruder")
@@ -58,10 +61,10 @@ async def test_auth_is_required_and_checked(api: Api, server, tournament: dict) 
             assert msg["type"] == "error" and msg["code"] == "unauthorised"
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 await ws.recv()
-            assert closed.value.rcvd.code == 4003
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4003
 
 
-async def test_start_move_and_commit(api: Api, server, tournament: dict, database_url: str) -> None:
+async def test_start_move_and_commit(api: Api, server, tournament: dict[str, Any], database_url: str) -> None:
     player, state, entry, _ = await joined(api, server, tournament)
     assert state["type"] == "state" and state["status"] == "joined" and state["view"] is None
     before = await player.play({"type": "move", "from": 0, "count": 1, "to": 1})
@@ -85,7 +88,7 @@ async def test_start_move_and_commit(api: Api, server, tournament: dict, databas
     await player.close()
 
 
-async def test_illegal_move_is_refused_and_changes_nothing(api: Api, server, tournament: dict) -> None:
+async def test_illegal_move_is_refused_and_changes_nothing(api: Api, server, tournament: dict[str, Any]) -> None:
     player, _, _, _ = await joined(api, server, tournament)
     started = await player.start()
     answer = await player.play({"type": "move", "from": 0, "count": 3, "to": 1})
@@ -95,7 +98,7 @@ async def test_illegal_move_is_refused_and_changes_nothing(api: Api, server, tou
     await player.close()
 
 
-async def test_resent_move_gets_same_answer_and_is_applied_once(api: Api, server, tournament: dict) -> None:
+async def test_resent_move_gets_same_answer_and_is_applied_once(api: Api, server, tournament: dict[str, Any]) -> None:
     player, _, _, _ = await joined(api, server, tournament)
     await player.start()
     game = Game(Settings(variant="spider78", suits=2), SEED)
@@ -115,7 +118,7 @@ async def test_resent_move_gets_same_answer_and_is_applied_once(api: Api, server
     await player.close()
 
 
-async def test_second_connection_takes_over(api: Api, server, tournament: dict) -> None:
+async def test_second_connection_takes_over(api: Api, server, tournament: dict[str, Any]) -> None:
     first, _, entry, token = await joined(api, server, tournament)
     await first.start()
     second, state = await Player.connect(server.ws_url, entry["id"], token)
@@ -124,14 +127,14 @@ async def test_second_connection_takes_over(api: Api, server, tournament: dict) 
     assert notice["type"] == "error" and notice["code"] == "taken_over"
     with pytest.raises(websockets.ConnectionClosed) as closed:
         await first.recv()
-    assert closed.value.rcvd.code == 4001
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4001
     game = Game(Settings(variant="spider78", suits=2), SEED)
     answer = await second.play(first_legal(game))
     assert answer["type"] == "result"
     await second.close()
 
 
-async def test_end_early_gives_final_score(api: Api, server, tournament: dict) -> None:
+async def test_end_early_gives_final_score(api: Api, server, tournament: dict[str, Any]) -> None:
     player, _, _, _ = await joined(api, server, tournament)
     await player.start()
     result = await player.play({"type": "end"})
@@ -145,7 +148,7 @@ async def test_end_early_gives_final_score(api: Api, server, tournament: dict) -
     await player.close()
 
 
-async def test_reconnect_gets_position_and_time(api: Api, server, tournament: dict) -> None:
+async def test_reconnect_gets_position_and_time(api: Api, server, tournament: dict[str, Any]) -> None:
     player, _, entry, token = await joined(api, server, tournament)
     await player.start()
     game = Game(Settings(variant="spider78", suits=2), SEED)
@@ -175,7 +178,7 @@ async def test_reconnect_gets_position_and_time(api: Api, server, tournament: di
     ],
 )
 async def test_bad_messages_get_errors_and_change_nothing(
-    api: Api, server, tournament: dict, frame: str, needle: str
+    api: Api, server, tournament: dict[str, Any], frame: str, needle: str
 ) -> None:
     player, _, _, _ = await joined(api, server, tournament)
     started = await player.start()
@@ -187,7 +190,7 @@ async def test_bad_messages_get_errors_and_change_nothing(
     await player.close()
 
 
-async def test_binary_frame_is_an_error_not_a_crash(api: Api, server, tournament: dict) -> None:
+async def test_binary_frame_is_an_error_not_a_crash(api: Api, server, tournament: dict[str, Any]) -> None:
     player, _, _, _ = await joined(api, server, tournament)
     await player.start()
     answer = await player.request(b"\x00\xff\x10")

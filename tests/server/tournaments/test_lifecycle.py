@@ -132,7 +132,7 @@ async def test_a_tournament_lives_by_the_clock(api: Api, server: Any, database_u
     assert canonical_commitment(SEED + "x", finished["settings"], finished["salt"]) != finished["commitment"]
     assert finished["entrants"] == 4
 
-    # Replays: REPLAY.md input lines; the engine's verifier alone gives every published final score.
+    # Replays: docs/replay.md input lines; the engine's verifier alone gives every published final score.
     r = api.http.get(f"/api/tournaments/{tid}/replays")
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson")
     lines = r.text.splitlines()
@@ -156,7 +156,7 @@ async def test_a_tournament_lives_by_the_clock(api: Api, server: Any, database_u
     assert recomputed == published == {e["id"]: rows[e["id"]]["final_score"] for e in entries.values()}
     assert published[entries["ann"]["id"]] == published[entries["bob"]["id"]] == 25
 
-    # Final standings stored in PostgreSQL in RULES.md's order: score, then time remaining, then entry.
+    # Final standings stored in PostgreSQL in the rules' order: score, then time remaining, then entry.
     stored = await fetch(
         database_url,
         "SELECT rank, entry_id, final_score, time_left, status FROM standings WHERE tournament_id = $1 ORDER BY rank",

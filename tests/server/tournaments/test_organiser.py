@@ -235,7 +235,7 @@ async def test_disqualifying_after_the_finish_ranks_again(api: Api, server: Any)
 
 async def test_a_schedule_creates_each_tournament_once(api: Api, database_url: str) -> None:
     first = datetime.now(UTC).replace(second=0, microsecond=0) + timedelta(minutes=2)
-    body = {
+    body: dict[str, Any] = {
         "name": unique("nightly"),
         "first_opens_at": first.isoformat(),
         "every_minutes": 60,
@@ -243,13 +243,14 @@ async def test_a_schedule_creates_each_tournament_once(api: Api, database_url: s
         "ahead_minutes": 150,
         "settings": {"variant": "spider78", "suits": 1},
     }
-    for bad, needle in [
+    bads: list[tuple[dict[str, Any], str]] = [
         ({"every_minutes": 1}, "every_minutes"),
         ({"open_minutes": 61}, "open_minutes"),
         ({"first_opens_at": "2026-01-01T00:00:00"}, "time zone"),
         ({"name": " "}, "name"),
         ({"settings": {"suits": 5}}, "suits"),
-    ]:
+    ]
+    for bad, needle in bads:
         assert_error(api.http.post("/api/schedules", headers=api.admin(), json={**body, **bad}), 400, needle)
     r = api.http.post("/api/schedules", headers=api.admin(), json=body)
     assert r.status_code == 201, r.text

@@ -58,7 +58,7 @@ def check_par_line(api: Api, tour: dict[str, Any]) -> dict[str, Any]:
     assert out["steps"][-1]["outcome"] == "won"
     assert out["final_score"] == game["final_score"] == tour["par"]["final_score"]
     assert len(game["moves"]) == tour["par"]["moves"]
-    return game
+    return dict(game)
 
 
 async def test_a_certified_deal_reveals_nothing_before_the_finish(api: Api, database_url: str) -> None:

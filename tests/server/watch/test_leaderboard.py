@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from typing import Any
 
 import asyncpg
 import httpx
@@ -24,7 +25,7 @@ from tests.serverproc import ServerProcess
 from tests.services import unique_name, valkey_server
 
 SEED = "board-tests"
-SETTINGS = {"variant": "spider78", "suits": 1}
+SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 1}
 
 
 # ----------------------------------------------------------------------------- the order itself
@@ -170,7 +171,7 @@ async def test_a_watcher_following_entries_is_sent_only_their_changes(api: Api, 
     best = max(r["score"] for r in api.http.get(f"/api/tournaments/{tour['id']}/leaderboard").json()["rows"])
     assert best > 0
 
-    async def collect(ws: websockets.ClientConnection) -> tuple[set[int], list[dict]]:
+    async def collect(ws: websockets.ClientConnection) -> tuple[set[int], list[dict[str, Any]]]:
         ids: set[int] = set()
         while True:  # until the top page shows both players' scores as they are now
             update = await next_update(ws)
@@ -260,7 +261,7 @@ async def test_the_board_follows_scores_down_as_well_as_up(api: Api, server) -> 
 
     async def board_score() -> int:
         url = f"/api/tournaments/{tour['id']}/leaderboard/around/{entry['id']}"
-        return next(r["score"] for r in api.http.get(url, params={"k": 0}).json()["rows"])
+        return int(next(r["score"] for r in api.http.get(url, params={"k": 0}).json()["rows"]))
 
     assert await board_score() == 25
     assert (await player.play({"type": "undo"}))["type"] == "result"

@@ -1,4 +1,4 @@
-// The deal (DEAL.md) in the browser: the seed's stream, the shuffle, and an entry's renaming.
+// The deal (docs/deal.md) in the browser: the seed's stream, the shuffle, and an entry's renaming.
 
 import { digest } from "../lib/sha256.js";
 import { checkEntry, fullSettings, SUITS, TWO64, VARIANTS } from "./rules.js";
@@ -55,7 +55,7 @@ export async function shuffled(deck, seed, hash = digest) {
   return cards;
 }
 
-/** [0 .. n-1] shuffled from the end by the stream (DEAL.md section 6; n < 2 draws nothing). */
+/** [0 .. n-1] shuffled from the end by the stream (docs/deal.md section 6; n < 2 draws nothing). */
 async function permutation(stream, n) {
   const p = Array.from({ length: n }, (_, i) => i);
   for (let i = n - 1; i > 0; i--) {
@@ -79,7 +79,7 @@ function columnGroups(layout) {
 }
 
 /**
- * An entry's renaming (DEAL.md section 6), as engine/variation.py's Renaming: `suits[s]` the suit
+ * An entry's renaming (docs/deal.md section 6), as engine/deals/variation.py's Renaming: `suits[s]` the suit
  * base suit s becomes, `sigma[c]` the column base column c becomes (the free column stays put),
  * `piles[p]` the position base draw pile p moves to.
  */
@@ -119,7 +119,7 @@ export class Renaming {
 
   pile(p) { return Number.isInteger(p) && p >= 0 && p < this.piles.length ? this.piles[p] : p; }
 
-  /** A move (RULES.md's JSON form) in base numbering as the same move in the entry's; other fields kept. */
+  /** A move (the rules' JSON form) in base numbering as the same move in the entry's; other fields kept. */
   move(m) {
     if (m && m.type === "move") return { ...m, from: this.column(m.from), to: this.column(m.to) };
     if (m && m.type === "deal" && m.pile !== undefined && m.pile !== null) return { ...m, pile: this.pile(m.pile) };

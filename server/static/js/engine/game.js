@@ -1,4 +1,4 @@
-// One game in the browser (RULES.md): moves, undo, time and score, to step through replays.
+// One game in the browser (docs/rules.md): moves, undo, time and score, to step through replays.
 
 import { cardText, EngineError, fullSettings, HIDDEN, KING, SEQUENCE, VARIANTS } from "./rules.js";
 
@@ -73,7 +73,7 @@ export class Game {
     return this.outcome !== null;
   }
 
-  /** Apply a move in RULES.md's JSON form, or throw an EngineError and change nothing. */
+  /** Apply a move in the rules' JSON form, or throw an EngineError and change nothing. */
   play(move, t) {
     if (t !== undefined && t !== null) this.tick(t);
     if (this.outcome !== null) {

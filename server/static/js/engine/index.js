@@ -1,5 +1,5 @@
-// The deal (DEAL.md) and the rules (RULES.md) in the browser: enough to rebuild a finished
-// tournament's deal from its revealed seed and step through every published replay (REPLAY.md).
+// The deal (docs/deal.md) and the rules (docs/rules.md) in the browser: enough to rebuild a finished
+// tournament's deal from its revealed seed and step through every published replay (docs/replay.md).
 // It mirrors the Python engine; this module gathers its parts (rules.js, deal.js, game.js).
 
 import { digest } from "../lib/sha256.js";
@@ -36,8 +36,8 @@ export async function dealJson(settingsObj, seed, hash = digest, entry = null) {
 }
 
 /**
- * A new game of these settings (RULES.md), dealt from the seed (DEAL.md). With `deal_variation`
- * it is entry `entry`'s renamed deal (DEAL.md section 6) and `entry` is required; else it is ignored.
+ * A new game of these settings (docs/rules.md), dealt from the seed (docs/deal.md). With `deal_variation`
+ * it is entry `entry`'s renamed deal (docs/deal.md section 6) and `entry` is required; else it is ignored.
  */
 export async function newGame(settingsObj, seed, hash = digest, entry = null) {
   return (await deal(settingsObj, seed, hash, entry)).game;
@@ -61,7 +61,7 @@ async function deal(settingsObj, seed, hash, entry) {
   return { game, deck };
 }
 
-/** REPLAY.md for one game: {initial, steps, final_score}; each step is the view plus ok/error. */
+/** docs/replay.md for one game: {initial, steps, final_score}; each step is the view plus ok/error. */
 export async function replayGame(spec, hash = digest) {
   for (const name of ["variant", "suits", "seed"]) {
     if (spec[name] === undefined || spec[name] === null) throw new EngineError(`a game needs '${name}'`, "bad_settings");

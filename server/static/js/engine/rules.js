@@ -1,4 +1,4 @@
-// The rules (RULES.md) in the browser: cards as small integers, suit * 16 + rank (Ace 0 .. King
+// The rules (docs/rules.md) in the browser: cards as small integers, suit * 16 + rank (Ace 0 .. King
 // 12), so "lower == upper - 1" holds exactly for the same suit one rank below; which groups move,
 // where they go, the five games and their settings. It mirrors the Python engine.
 
@@ -95,7 +95,7 @@ export function movableRun(variant, texts) {
   return VARIANTS[variant].group(cards, up);
 }
 
-/** Every setting with its default filled in (RULES.md "Tournament settings"). */
+/** Every setting with its default filled in (docs/rules.md "Tournament settings"). */
 export function fullSettings(obj) {
   const rules = VARIANTS[obj.variant ?? "spider78"];
   if (!rules) throw new EngineError(`unknown variant '${obj.variant}'`, "bad_settings");
@@ -121,7 +121,7 @@ export function fullSettings(obj) {
   return s;
 }
 
-/** An entry's ordinal (DEAL.md section 6): a whole number from 1. */
+/** An entry's ordinal (docs/deal.md section 6): a whole number from 1. */
 export function checkEntry(entry) {
   if (!Number.isInteger(entry)) {
     throw new EngineError(`the entry must be a whole number from 1, not ${JSON.stringify(entry)}`, "bad_settings");

@@ -193,7 +193,7 @@ class ReplayViewer {
 
   async load() {
     // The line carries the tournament's settings (reveals_final, deal_variation, ...) and, for a
-    // renamed deal, the entry's ordinal (REPLAY.md `entry`): the engine deals that entry's board.
+    // renamed deal, the entry's ordinal (docs/replay.md `entry`): the engine deals that entry's board.
     const result = await replayGame({ ...this.game, entry: this.game.entry ?? this.game.ordinal ?? null });
     this.steps = [{ ...result.initial, ok: true }, ...result.steps];
     const published = this.game.final_score;
