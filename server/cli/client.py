@@ -13,14 +13,27 @@ from ..config import Config, ConfigError
 URL_HELP = "default $SPIDERTOUR_URL, else http://127.0.0.1:$PORT (PORT defaults to 8000)"
 
 
+def checked_url(url: str, where: str) -> str:
+    """A server's address as given, or ConfigError naming where it came from."""
+    import httpx
+
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL:
+        parsed = None
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
+        raise ConfigError(f"{where}: expected a server address such as http://127.0.0.1:8000, not {url!r}")
+    return url.rstrip("/")
+
+
 def server_url() -> str:
     """Where commands find a running server: $SPIDERTOUR_URL, else this machine at $PORT.
 
-    ConfigError when PORT is set to something that is not a port.
+    ConfigError when either is set to something that is not a server's address or a port.
     """
     url = os.environ.get("SPIDERTOUR_URL", "").strip()
     if url:
-        return url.rstrip("/")
+        return checked_url(url, "SPIDERTOUR_URL")
     return f"http://127.0.0.1:{Config.from_env(only=('PORT',)).port}"
 
 
@@ -31,7 +44,8 @@ def add_server_options(parser: argparse.ArgumentParser, admin: bool = True) -> N
 
 
 def base_url(args: argparse.Namespace) -> str:
-    return str(args.server or server_url()).rstrip("/")
+    """The server a command talks to: --server, else ``server_url()``."""
+    return checked_url(args.server, "--server") if args.server else server_url()
 
 
 def admin_call(

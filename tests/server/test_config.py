@@ -107,6 +107,9 @@ def test_a_bad_value_is_refused_naming_the_variable(name: str, value: str, needl
         ({"LOG_FORMAT": "xml"}, ["serve"]),
         ({"PORT": "abc"}, ["verify", "1"]),
         ({"PORT": "abc"}, ["tournament", "close", "1", "--admin-token", "x"]),
+        ({"SPIDERTOUR_URL": "localhost:8000"}, ["tournament", "close", "1", "--admin-token", "x"]),
+        ({"SPIDERTOUR_URL": "http://[::1"}, ["schedule", "list", "--admin-token", "x"]),
+        ({"SPIDERTOUR_URL": "ftp://x"}, ["verify", "1"]),
     ],
 )
 def test_every_command_stops_on_a_bad_setting_with_one_line_and_status_2(env: dict[str, str], args: list[str]) -> None:
