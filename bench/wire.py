@@ -9,27 +9,12 @@ from typing import Any
 
 import msgspec
 
+from spidertour.engine import MOVE_REFUSALS
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-ENGINE_CODES = {
-    "out_of_range",
-    "same_column",
-    "empty_column",
-    "face_down",
-    "not_a_group",
-    "cannot_place",
-    "king_only",
-    "missing_field",
-    "no_piles",
-    "wrong_pile",
-    "pile_empty",
-    "stock_empty",
-    "nothing_to_deal",
-    "undo_off",
-    "undo_limit",
-    "nothing_to_undo",
-}
+ENGINE_CODES = MOVE_REFUSALS
 LATE_CODES = {"time_up", "game_over", "not_saved"}
 
 

@@ -12,6 +12,7 @@ Standard library only; no I/O, no clock, no global state. Time enters as numbers
 from .cards import card_text, parse_card
 from .deals import Renaming
 from .errors import (
+    MOVE_REFUSALS,
     BadMoveError,
     EngineError,
     GameOverError,
@@ -26,6 +27,7 @@ from .variants import VARIANTS, Variant
 
 __all__ = [
     "ENDED",
+    "MOVE_REFUSALS",
     "TIMED_OUT",
     "VARIANTS",
     "WON",

@@ -32,6 +32,31 @@ class BadMoveError(EngineError):
     code = "bad_move"
 
 
+#: Every code a move can be refused with by ``Game.play``: the rules (``IllegalMoveError``) and a
+#: well-formed but impossible field (``BadMoveError``). Clients group their answers by it.
+MOVE_REFUSALS = frozenset(
+    {
+        "out_of_range",
+        "same_column",
+        "empty_column",
+        "face_down",
+        "not_a_group",
+        "cannot_place",
+        "king_only",
+        "missing_field",
+        "no_piles",
+        "wrong_pile",
+        "pile_empty",
+        "stock_empty",
+        "nothing_to_deal",
+        "undo_off",
+        "undo_limit",
+        "nothing_to_undo",
+        "reveals_final",
+    }
+)
+
+
 class IllegalMoveError(EngineError):
     """A well-formed move that the rules do not allow in this position."""
 

@@ -9,35 +9,16 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from .cards import CARD_TEXTS, HIDDEN, Card, card_text
+from .cards import CARD_TEXTS, HIDDEN, card_text
+from .notation import Positioned
 from .settings import Settings
 
 
-class Viewable(Protocol):
-    """What a view reads of a game (a ``Game`` is one)."""
+class Viewable(Positioned, Protocol):
+    """What a view reads of a game (a ``Game`` is one): a position, its settings and its scores."""
 
     @property
     def settings(self) -> Settings: ...
-    @property
-    def columns(self) -> list[list[Card]]: ...
-    @property
-    def down(self) -> list[int]: ...
-    @property
-    def piles(self) -> list[list[Card]] | None: ...
-    @property
-    def stock(self) -> list[Card] | None: ...
-    @property
-    def reveals(self) -> int: ...
-    @property
-    def sequences(self) -> int: ...
-    @property
-    def free_used(self) -> bool: ...
-    @property
-    def undos_used(self) -> int: ...
-    @property
-    def outcome(self) -> str | None: ...
-    @property
-    def time_left(self) -> int | None: ...
     @property
     def score(self) -> int: ...
     @property

@@ -15,14 +15,14 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
-from spidertour.engine import Game, Settings, move_from_json
+from spidertour.engine import MOVE_REFUSALS, Game, Settings, move_from_json
 from tests.client import Api, apply_result
 from tests.faults.helpers import fetch, row_counts
 from tests.serverproc import ServerProcess
 
 SEED = "fault-fuzz-seed-0123456789"
 SERVER_TYPES = {"error", "state", "result", "over", "pong"}
-ERROR_CODES = {
+ERROR_CODES = MOVE_REFUSALS | {
     "unauthorised",
     "bad_message",
     "not_started",
@@ -35,23 +35,6 @@ ERROR_CODES = {
     "taken_over",
     "slow_down",
     "flood",
-    "out_of_range",
-    "same_column",
-    "empty_column",
-    "face_down",
-    "not_a_group",
-    "cannot_place",
-    "king_only",
-    "missing_field",
-    "no_piles",
-    "wrong_pile",
-    "pile_empty",
-    "stock_empty",
-    "nothing_to_deal",
-    "undo_off",
-    "undo_limit",
-    "nothing_to_undo",
-    "reveals_final",
     "time_up",
     "game_over",
 }

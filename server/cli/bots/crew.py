@@ -7,29 +7,13 @@ from typing import Any, Protocol
 
 import msgspec
 
+from spidertour.engine import MOVE_REFUSALS
+
 from .config import BotConfig, BotError
 from .stats import AckLog, Stats
 from .view import ViewRules
 
-ENGINE_CODES = {
-    "out_of_range",
-    "same_column",
-    "empty_column",
-    "face_down",
-    "not_a_group",
-    "cannot_place",
-    "king_only",
-    "missing_field",
-    "no_piles",
-    "wrong_pile",
-    "pile_empty",
-    "stock_empty",
-    "nothing_to_deal",
-    "undo_off",
-    "undo_limit",
-    "nothing_to_undo",
-    "reveals_final",
-}
+ENGINE_CODES = MOVE_REFUSALS
 GAME_DONE_CODES = {"time_up", "game_over", "not_saved"}
 ANSWER_SECONDS = 15.0  # no answer to a move for this long: reconnect and resend it
 
