@@ -6,7 +6,8 @@
         proxy.restore()   # listening again on the same port
 
 While cut, the port is closed, so a client gets "connection refused" at once, as when the
-server behind it is down.
+server behind it is down. ``TcpProxy.for_database(url)`` proxies a PostgreSQL URL, TCP or unix
+socket (``?host=/dir``, as the embedded server gives), and ``proxy.url`` is the URL through it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import contextlib
 import socket
 import threading
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 
 def _free_port() -> int:
@@ -25,8 +27,10 @@ def _free_port() -> int:
 
 
 class TcpProxy:
-    def __init__(self, target_host: str, target_port: int, port: int | None = None) -> None:
+    def __init__(self, target_host: str, target_port: int, port: int | None = None, unix: str | None = None) -> None:
         self.target = (target_host, target_port)
+        self.unix = unix  # a unix socket's path to connect to instead of the host and port
+        self.url = ""  # for_database: the database's URL through the proxy
         self.port = port or _free_port()
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="tcp-proxy", daemon=True)
@@ -34,6 +38,21 @@ class TcpProxy:
         self.writers: set[asyncio.StreamWriter] = set()
         self.connections = 0  # accepted since the start
         self.received = 0  # bytes the target sent back through the proxy since the start
+
+    @classmethod
+    def for_database(cls, url: str) -> TcpProxy:
+        """A proxy in front of the PostgreSQL that ``url`` names; ``proxy.url`` reaches it through the proxy."""
+        parts = urlsplit(url)
+        query = dict(parse_qsl(parts.query))
+        folder = query.pop("host", "")
+        port = parts.port or 5432
+        proxy = cls(
+            parts.hostname or "127.0.0.1", port, unix=f"{folder}/.s.PGSQL.{port}" if folder.startswith("/") else None
+        )
+        auth = parts.netloc.rpartition("@")[0]
+        netloc = f"{auth}@127.0.0.1:{proxy.port}" if auth else f"127.0.0.1:{proxy.port}"
+        proxy.url = urlunsplit(parts._replace(netloc=netloc, query=urlencode(query)))
+        return proxy
 
     # -- called from the test's thread
 
@@ -82,7 +101,10 @@ class TcpProxy:
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
         try:
-            up_reader, up_writer = await asyncio.open_connection(*self.target)
+            if self.unix:
+                up_reader, up_writer = await asyncio.open_unix_connection(self.unix)
+            else:
+                up_reader, up_writer = await asyncio.open_connection(*self.target)
         except OSError:
             writer.transport.abort()
             return

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import time
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import websockets
 
@@ -19,19 +18,12 @@ SEED = "fault-pg-cut"
 CUT_SECONDS = 3.0
 
 
-def through(url: str, port: int) -> str:
-    parts = urlsplit(url)
-    auth = parts.netloc.rpartition("@")[0]
-    return urlunsplit(parts._replace(netloc=f"{auth}@127.0.0.1:{port}" if auth else f"127.0.0.1:{port}"))
-
-
 async def test_postgres_cut_and_restored(
     fresh_database_url: str, redis_url: str, admin_token: str, redis_prefix: str
 ) -> None:
     db = fresh_database_url
-    target = urlsplit(db)
-    with TcpProxy(target.hostname or "127.0.0.1", target.port or 5432) as proxy:
-        proc = start_server(through(db, proxy.port), redis_url, admin_token, redis_prefix)
+    with TcpProxy.for_database(db) as proxy:
+        proc = start_server(proxy.url, redis_url, admin_token, redis_prefix)
         try:
             api = Api(proc.url, admin_token)
             tour = api.create_tournament(name="pg cut", seed=SEED, variant="spider78", suits=1)

@@ -7,7 +7,6 @@ import json
 import secrets
 import time
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import websockets
@@ -95,14 +94,9 @@ async def test_watching_a_finished_tournament_of_50000_entries_reads_only_the_to
 ) -> None:
     """(``server``: the session's database is migrated.)"""
     tid = await _big_finished_tournament(database_url)
-    parts = urlsplit(database_url)
-    with TcpProxy(parts.hostname or "127.0.0.1", parts.port or 5432) as proxy:
-        userinfo = parts.netloc.rpartition("@")[0]
-        proxied = urlunsplit(
-            parts._replace(netloc=f"{userinfo}@127.0.0.1:{proxy.port}" if userinfo else f"127.0.0.1:{proxy.port}")
-        )
+    with TcpProxy.for_database(database_url) as proxy:
         proc = ServerProcess(
-            proxied, redis_url, admin_token, env={"REDIS_PREFIX": redis_prefix + "_big", "RATE_PER_SECOND": "500"}
+            proxy.url, redis_url, admin_token, env={"REDIS_PREFIX": redis_prefix + "_big", "RATE_PER_SECOND": "500"}
         ).start()
         try:
             time.sleep(1.0)  # let the clock's first sweeps pass
