@@ -67,6 +67,8 @@ async def log_exception(exc: Exception, scope: Scope) -> None:
     """Litestar's after-exception hook: one INFO line for a client error, a traceback for a fault."""
     method = scope.get("method", "WEBSOCKET")
     path = scope.get("path", "?")
+    if len(path) > 200:  # a client's over-long path: enough of it to know it again
+        path = f"{path[:200]}... ({len(path)} characters)"
     if isinstance(exc, HTTPException) and exc.status_code < 500:
         log.info("%s %s -> %d %s", method, path, exc.status_code, exc.detail)
     elif isinstance(exc, RecursionError) or (isinstance(exc, ValueError) and "\x00" in path):
