@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+
 import asyncpg
 import pytest
 import websockets
 
 from tests.client import Api, bearer
-from tests.serverproc import ServerProcess
 from tests.server.helpers import assert_error, unique
+from tests.serverproc import ServerProcess
 
 NOT_UTF8 = [b'{"name": "\xff"}', b'{"name": "ok", "\xc3\x28": 1}', b'["\xfe\xff"]', b'{"reason": "\xed\xa0\x80"}']
 
@@ -22,10 +23,12 @@ async def _counts(database_url: str) -> tuple[int, ...]:
     try:
         row = await conn.fetchrow(
             """SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM tournaments),
-                      (SELECT count(*) FROM schedules), (SELECT count(*) FROM entries WHERE disqualified_at IS NOT NULL),
+                      (SELECT count(*) FROM schedules),
+                      (SELECT count(*) FROM entries WHERE disqualified_at IS NOT NULL),
                       (SELECT coalesce(max(id), 0) FROM tournaments)"""
         )
-        return tuple(row)
+        assert row is not None
+        return tuple(int(v) for v in row)
     finally:
         await conn.close()
 

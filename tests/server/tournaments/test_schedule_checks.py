@@ -90,9 +90,8 @@ async def _insert_schedule(pool: asyncpg.Pool, ahead: int, open_minutes: int, ev
 
 async def _last_id(pool: asyncpg.Pool) -> int:
     """How many ids the tournaments' sequence has given out."""
-    return int(
-        await pool.fetchval("SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM tournaments_id_seq")
-    )
+    sql = "SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM tournaments_id_seq"
+    return int(await pool.fetchval(sql))
 
 
 async def test_clocks_make_each_occurrence_once_without_drawing_ids(pools: list[asyncpg.Pool]) -> None:
