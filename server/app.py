@@ -14,13 +14,14 @@ from litestar.types import ControllerRouterHandler
 
 from .config import Config
 from .fairplay import routes as fairplay
+from .lib.http import JsonRequest
 from .lifespan import lifespan
 from .operations.errors import EXCEPTION_HANDLERS
 from .operations.health import health
 from .operations.logs import log_exception
 from .operations.openapi import ASSET_ROUTES, OPENAPI_CONFIG
 from .operations.scrape import metrics
-from .operations.security import json_bodies_only, security_headers
+from .operations.security import json_bodies_only, plain_paths, security_headers
 from .play.socket import play_socket
 from .players import routes as players
 from .tournaments import entries, organiser_routes, schedules
@@ -66,6 +67,7 @@ def create_app(config: Config | None = None) -> Litestar:
         logging_config=None,  # configured by `spidertour serve` (operations.logs)
         after_exception=[log_exception],
         middleware=[security_headers],
-        guards=[json_bodies_only],
+        guards=[plain_paths, json_bodies_only],
         exception_handlers=EXCEPTION_HANDLERS,
+        request_class=JsonRequest,
     )

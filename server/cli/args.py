@@ -12,3 +12,10 @@ def on_off(text: str) -> bool:
     if text.lower() in ("off", "false", "no", "0"):
         return False
     raise argparse.ArgumentTypeError("on or off")
+
+
+def an_id(text: str) -> int:
+    """An id (a tournament's, an entry's, a schedule's): plain ASCII digits, no sign or spaces."""
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an id (a whole number from 1, in plain digits)")
+    return int(text)

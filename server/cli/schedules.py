@@ -7,6 +7,7 @@ import sys
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
+from .args import an_id
 from .client import add_server_options, admin_call, show
 
 EVERY = {"hour": 60, "day": 1440, "week": 10080}
@@ -83,7 +84,7 @@ def add_commands(sub: Any) -> None:
     listing = ssub.add_parser("list", help="every schedule")
     listing.set_defaults(run=run_schedule_list)
     stop = ssub.add_parser("stop", help="stop a schedule (its tournaments stay)")
-    stop.add_argument("schedule_id", type=int)
+    stop.add_argument("schedule_id", type=an_id)
     stop.set_defaults(run=run_schedule_stop)
     for cmd in (create, listing, stop):
         add_server_options(cmd)

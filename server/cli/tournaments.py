@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from ..tournaments.messages import TournamentCreate
-from .args import on_off
+from .args import an_id, on_off
 from .client import add_server_options, admin_call, show
 
 
@@ -234,7 +234,7 @@ def add_commands(sub: Any) -> None:
         help="organiser: a tournament's integrity report "
         "(shared addresses, undo peeks, scouting entries), with the evidence",
     )
-    integrity.add_argument("tournament_id", type=int)
+    integrity.add_argument("tournament_id", type=an_id)
     integrity.add_argument("--json", action="store_true", help="print the report as JSON")
     add_server_options(integrity)
     integrity.set_defaults(run=run_integrity)
@@ -242,14 +242,14 @@ def add_commands(sub: Any) -> None:
     board = sub.add_parser("leaderboard", help="leaderboard commands")
     bsub = board.add_subparsers(dest="action", required=True)
     rebuild = bsub.add_parser("rebuild", help="rebuild a tournament's Redis leaderboard from PostgreSQL")
-    rebuild.add_argument("tournament_id", type=int)
+    rebuild.add_argument("tournament_id", type=an_id)
     add_server_options(rebuild)
     rebuild.set_defaults(run=run_leaderboard_rebuild)
 
 
 def _add_changes(tsub: Any) -> None:
     edit = tsub.add_parser("edit", help="change a tournament before it opens")
-    edit.add_argument("tournament_id", type=int)
+    edit.add_argument("tournament_id", type=an_id)
     edit.add_argument("--name")
     edit.add_argument("--opens-at", help="ISO time with zone")
     edit.add_argument("--closes-at", help="ISO time with zone")
@@ -261,16 +261,16 @@ def _add_changes(tsub: Any) -> None:
         ("cancel", run_cancel, "cancel: games end, the seed is revealed, nothing is ranked"),
     ):
         cmd = tsub.add_parser(name, help=text)
-        cmd.add_argument("tournament_id", type=int)
+        cmd.add_argument("tournament_id", type=an_id)
         cmd.set_defaults(run=run)
         add_server_options(cmd)
     entries = tsub.add_parser("entries", help="list a tournament's entries")
-    entries.add_argument("tournament_id", type=int)
+    entries.add_argument("tournament_id", type=an_id)
     entries.add_argument("--json", action="store_true")
     entries.set_defaults(run=run_entries)
     dq = tsub.add_parser("disqualify", help="take an entry out of the ranking, with a reason")
-    dq.add_argument("tournament_id", type=int)
-    dq.add_argument("entry_id", type=int)
+    dq.add_argument("tournament_id", type=an_id)
+    dq.add_argument("entry_id", type=an_id)
     dq.add_argument("--reason", required=True)
     dq.set_defaults(run=run_disqualify)
     for cmd in (edit, entries, dq):

@@ -30,6 +30,7 @@ from spidertour.engine import EngineError, Settings
 from spidertour.engine.replay import replay_game
 
 from ..config import ConfigError
+from .args import an_id
 from .client import server_url
 
 PAGE = 500  # standings rows per request (the server's largest page)
@@ -453,7 +454,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         help="check a finished tournament: seed against commitment, every replay re-scored by the engine",
         description="Exit status: 0 everything agrees, 1 something does not, 2 cannot verify.",
     )
-    cmd.add_argument("tournament_id", type=int, metavar="TOURNAMENT_ID")
+    cmd.add_argument("tournament_id", type=an_id, metavar="TOURNAMENT_ID")
     cmd.add_argument("--server", help="default $SPIDERTOUR_URL, else http://127.0.0.1:$PORT")
     cmd.add_argument(
         "--replays", metavar="FILE", help="check the replay lines of FILE ('-': standard input) instead of the server's"

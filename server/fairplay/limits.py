@@ -22,7 +22,7 @@ from redis.exceptions import RedisError
 from ..config import Limit, Network
 from ..core import core_of
 from ..lib.tokens import address_hash
-from .addresses import client_address
+from .addresses import bucket, client_address
 
 log = logging.getLogger("spidertour.limits")
 
@@ -60,7 +60,12 @@ class Limiter:
         self._bucket = redis.register_script(BUCKET_LUA)
 
     def address_hash(self, connection: ASGIConnection[Any, Any, Any, Any]) -> bytes:
+        """The keyed hash of the client's address, as stored with a player or entry."""
         return address_hash(self.key, client_address(connection, self.proxies))
+
+    def bucket_hash(self, connection: ASGIConnection[Any, Any, Any, Any]) -> bytes:
+        """The keyed hash of what the limits count for this client (an IPv6 address by its /64)."""
+        return address_hash(self.key, bucket(client_address(connection, self.proxies)))
 
     async def take(self, limit: Limit, hashed: bytes) -> float:
         """Take a token for this address: 0 when granted, else the seconds to wait."""
@@ -86,7 +91,7 @@ def limit_guard(kind: str) -> Guard:
     async def guard(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
         limit = core_of(connection).config.limits[kind]
         limiter = limiter_of(connection)
-        wait = await limiter.take(limit, limiter.address_hash(connection))
+        wait = await limiter.take(limit, limiter.bucket_hash(connection))
         if wait:
             seconds = math.ceil(wait)
             raise HTTPException(

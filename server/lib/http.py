@@ -3,12 +3,18 @@ ids that fit PostgreSQL, and errors as JSON on routes that answer something else
 
 from __future__ import annotations
 
+from collections.abc import AsyncGenerator
 from typing import Any, TypeVar
 
 import msgspec
 from litestar import MediaType, Request, Response
 from litestar.connection import ASGIConnection
-from litestar.exceptions import HTTPException, NotAuthorizedException, PermissionDeniedException
+from litestar.exceptions import (
+    HTTPException,
+    InternalServerException,
+    NotAuthorizedException,
+    PermissionDeniedException,
+)
 from litestar.handlers import BaseRouteHandler
 
 from ..core import core_of
@@ -16,6 +22,7 @@ from .tokens import same_secret
 
 MAX_ID = 2**63 - 1  # ids are PostgreSQL bigints: anything larger names nothing
 T = TypeVar("T")
+DISCONNECTED = "client disconnected prematurely"  # what the framework says when the body stops short
 
 
 def valid_id(value: int) -> bool:
@@ -71,8 +78,35 @@ async def strict_body(request: Request[Any, Any, Any], type_: type[T]) -> T:
         ) from None
     except msgspec.DecodeError as err:
         raise HTTPException(status_code=400, detail=f"JSON is malformed: {err}") from None
+    except UnicodeDecodeError:
+        raise not_utf8() from None
     except RecursionError:
         raise HTTPException(status_code=400, detail="JSON is nested too deeply") from None
+
+
+def not_utf8() -> HTTPException:
+    return HTTPException(status_code=400, detail="JSON is malformed: the body is not valid UTF-8")
+
+
+class JsonRequest(Request[Any, Any, Any]):
+    """The framework's request, with two client mistakes answered as such rather than as faults:
+    a body that is not UTF-8 (400), and a client gone before its body was complete (logged as a
+    4xx: nobody is left to answer)."""
+
+    async def json(self) -> Any:
+        try:
+            return await super().json()
+        except UnicodeDecodeError:
+            raise not_utf8() from None
+
+    async def stream(self) -> AsyncGenerator[bytes, None]:
+        try:
+            async for chunk in super().stream():
+                yield chunk
+        except InternalServerException as err:
+            if err.detail != DISCONNECTED:
+                raise
+            raise HTTPException(status_code=400, detail="the client left before sending its whole body") from None
 
 
 def printable(raw: str, what: str = "the name") -> str:

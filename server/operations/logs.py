@@ -67,9 +67,12 @@ async def log_exception(exc: Exception, scope: Scope) -> None:
     """Litestar's after-exception hook: one INFO line for a client error, a traceback for a fault."""
     method = scope.get("method", "WEBSOCKET")
     path = scope.get("path", "?")
+    nul = "\x00" in path
+    if len(path) > 200:  # a client's over-long path: enough of it to know it again
+        path = f"{path[:200]}... ({len(path)} characters)"
     if isinstance(exc, HTTPException) and exc.status_code < 500:
         log.info("%s %s -> %d %s", method, path, exc.status_code, exc.detail)
-    elif isinstance(exc, RecursionError) or (isinstance(exc, ValueError) and "\x00" in path):
+    elif isinstance(exc, RecursionError) or (isinstance(exc, ValueError) and nul):
         log.info("%s %r -> 4xx %s", method, path, type(exc).__name__)
     else:
         _count_backend_error(exc)

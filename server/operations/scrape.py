@@ -39,4 +39,6 @@ async def _read_database(request: Request[Any, Any, Any]) -> None:
 async def metrics(request: Request[Any, Any, Any]) -> Response[bytes]:
     """Prometheus text format."""
     await _read_database(request)
-    return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
+    # The type as prometheus-client gives it, charset included: as a media type, the framework
+    # would add its own charset after it.
+    return Response(generate_latest(REGISTRY), headers={"content-type": CONTENT_TYPE_LATEST})

@@ -6,6 +6,10 @@
 - A request body must be JSON sent as ``application/json``. A browser sends a cross-site form or
   a ``text/plain`` body without asking first; a JSON content type needs its permission, which
   this server never gives. So a body of any other type is refused with 415 before it is read.
+- A path names what exists only in plain words: a segment that Python's ``int`` reads but that is
+  not plain ASCII digits (``+1``, `` 1``, ``1_0``, Arabic-Indic digits) names no id, and a segment
+  longer than a file name may be names no file; both are 404, and a path past ``MAX_PATH`` bytes
+  is 414.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 
 from litestar.connection import ASGIConnection
 from litestar.enums import ScopeType
-from litestar.exceptions import HTTPException
+from litestar.exceptions import HTTPException, NotFoundException
 from litestar.handlers import BaseRouteHandler
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -40,6 +44,8 @@ HEADERS = [
 ]
 _NAMES = {name for name, _ in HEADERS}
 BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+MAX_SEGMENT = 255  # bytes: the longest file name the static files' file system takes
+MAX_PATH = 2048  # bytes
 
 
 def security_headers(app: ASGIApp) -> ASGIApp:
@@ -74,3 +80,25 @@ def json_bodies_only(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRout
         status_code=415,
         detail=f"send the body as JSON with 'Content-Type: application/json' (got {media_type or 'no type'!r})",
     )
+
+
+def _lenient_int(segment: str) -> bool:
+    """Would ``int()`` take this segment though it is not plain ASCII digits?"""
+    if segment.isascii() and segment.isdigit():
+        return False
+    try:
+        int(segment)
+    except ValueError:
+        return False
+    return True
+
+
+def plain_paths(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    """Guard: 404 for an id not written in plain digits or a segment too long to name a file, 414
+    for a path too long to be one of ours (HTTP and websockets alike)."""
+    path = connection.scope.get("path", "")
+    if len(path.encode("utf-8", "surrogateescape")) > MAX_PATH:
+        raise HTTPException(status_code=414, detail=f"the path is longer than {MAX_PATH} bytes")
+    for segment in path.split("/"):
+        if len(segment.encode("utf-8", "surrogateescape")) > MAX_SEGMENT or _lenient_int(segment):
+            raise NotFoundException()

@@ -148,6 +148,8 @@ class PlaySession:
             return f"invalid message: {err}"
         except msgspec.DecodeError as err:
             return f"malformed JSON: {err}"
+        except UnicodeDecodeError:
+            return "malformed JSON: the message is not valid UTF-8"
         return message
 
     # ------------------------------------------------------------------ the session

@@ -95,14 +95,24 @@ def tournament_times(opens: datetime | None, closes: datetime | None) -> tuple[d
     return opens_at, closes_at
 
 
-async def create_tournament(
-    db: asyncpg.Pool,
-    solver: SolverPool,
-    config: Config,
-    data: p.TournamentCreate,
-    schedule: tuple[int, datetime] | None = None,
-) -> p.Tournament | None:
-    """Shared by the HTTP route and the schedules. None: the schedule's occurrence already has its tournament."""
+def together_times(opens: datetime | None, time_limit: int) -> tuple[datetime, datetime]:
+    """A start-together tournament's times: it opens in the future (entries are taken until then)
+    and closes one time limit later. The same for its creation and its edits."""
+    if opens is None:
+        raise HTTPException(
+            status_code=400, detail="a tournament that starts together needs opens_at: entries are taken until then"
+        )
+    opens_at, _ = tournament_times(opens, None)
+    if opens_at <= datetime.now(UTC):
+        raise HTTPException(
+            status_code=400,
+            detail="a tournament that starts together opens in the future: entries are taken until then",
+        )
+    return opens_at, opens_at + timedelta(seconds=time_limit)
+
+
+def checked(data: p.TournamentCreate) -> tuple[dict[str, Any], str, datetime, datetime]:
+    """What creating this tournament checks before its deal: settings, name, seed and times (400)."""
     settings = settings_from(data.settings)
     name = tournament_name(data.name)
     if data.seed is not None and "\x00" in data.seed:
@@ -114,19 +124,21 @@ async def create_tournament(
                 status_code=400,
                 detail="a tournament that starts together closes at opens_at + time_limit: leave closes_at out",
             )
-        if data.opens_at is None:
-            raise HTTPException(
-                status_code=400, detail="a tournament that starts together needs opens_at: entries are taken until then"
-            )
-        opens_at, _ = tournament_times(data.opens_at, None)
-        if opens_at <= datetime.now(UTC):
-            raise HTTPException(
-                status_code=400,
-                detail="a tournament that starts together opens in the future: entries are taken until then",
-            )
-        closes_at = opens_at + timedelta(seconds=settings["time_limit"])
+        opens_at, closes_at = together_times(data.opens_at, settings["time_limit"])
     else:
         opens_at, closes_at = tournament_times(data.opens_at, data.closes_at)
+    return settings, name, opens_at, closes_at
+
+
+async def create_tournament(
+    db: asyncpg.Pool,
+    solver: SolverPool,
+    config: Config,
+    data: p.TournamentCreate,
+    schedule: tuple[int, datetime] | None = None,
+) -> p.Tournament | None:
+    """Shared by the HTTP route and the schedules. None: the schedule's occurrence already has its tournament."""
+    settings, name, opens_at, closes_at = checked(data)
     par = None
     if data.certified:
         seconds = data.certify_seconds or config.solver_seconds

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Annotated, Any
 
 import asyncpg
@@ -18,7 +17,7 @@ from ..play.runtime import play_of
 from ..watch.boards import boards_of
 from . import messages as p
 from . import organiser, store
-from .creation import settings_from, tournament_name, tournament_out, tournament_times
+from .creation import settings_from, together_times, tournament_name, tournament_out, tournament_times
 from .pars import NoWinnableDeal, certify, pars_of
 from .routes import find_tournament
 
@@ -50,8 +49,7 @@ async def edit_tournament(request: Request[Any, Any, Any], tournament_id: int, d
                 status_code=400,
                 detail="a tournament that starts together closes at opens_at + time_limit: leave closes_at out",
             )
-        opens_at, _ = tournament_times(data.opens_at or row["opens_at"], None)
-        closes_at = opens_at + timedelta(seconds=settings["time_limit"])
+        opens_at, closes_at = together_times(data.opens_at or row["opens_at"], settings["time_limit"])
     else:
         opens_at, closes_at = tournament_times(data.opens_at or row["opens_at"], data.closes_at or row["closes_at"])
     if data.seed is not None and "\x00" in data.seed:

@@ -20,7 +20,7 @@ from ..lib.http import admin_guard, strict_body, valid_id
 from ..operations.openapi import ADMIN, errors
 from . import messages as p
 from . import store
-from .creation import create_tournament, settings_from, tournament_name
+from .creation import checked, create_tournament, settings_from, tournament_name
 from .pars import SolverPool, pars_of
 
 log = logging.getLogger("spidertour.organiser")
@@ -64,26 +64,43 @@ def tournament_body(schedule: Any, at: datetime) -> p.TournamentCreate:
     )
 
 
+_REPORTED: set[tuple[int, datetime]] = set()  # occurrences this process has said it cannot create
+
+
 async def create_scheduled(
     db: asyncpg.Pool, solver: SolverPool, config: Config, schedule_id: int | None = None
 ) -> list[int]:
-    """Create every scheduled tournament now due; each occurrence once, whichever process gets there first."""
+    """Create every scheduled tournament now due; each occurrence once, whichever process gets there first.
+
+    Occurrences that already have their tournament are passed over without a write. One the
+    schedule cannot make (a schedule stored before its checks were these) is said once per process.
+    """
     now = datetime.now(UTC)
     made = []
     rows = [await store.schedule(db, schedule_id)] if schedule_id else await store.schedules(db, True)
     for schedule in rows:
         if schedule is None or not schedule["active"]:
             continue
-        for at in occurrences(
+        due = occurrences(
             schedule["first_opens_at"],
             schedule["every_minutes"],
             schedule["open_minutes"],
             schedule["ahead_minutes"],
             now,
-        ):
+        )
+        done = await store.made_occurrences(db, schedule["id"], due) if due else set()
+        for at in due:
+            if at in done:
+                continue
             try:
                 body = tournament_body(schedule, at)
                 created = await create_tournament(db, solver, config, body, (schedule["id"], at))
+            except (HTTPException, msgspec.ValidationError) as err:
+                if (schedule["id"], at) not in _REPORTED and len(_REPORTED) < 10_000:
+                    _REPORTED.add((schedule["id"], at))
+                    reason = err.detail if isinstance(err, HTTPException) else str(err)
+                    log.warning("schedule %s cannot create its tournament of %s: %s", schedule["id"], at, reason)
+                break
             except Exception:
                 log.warning("schedule %s could not create its tournament of %s", schedule["id"], at, exc_info=True)
                 break
@@ -91,6 +108,21 @@ async def create_scheduled(
                 made.append(created.id)
                 log.info("schedule %s created tournament %s opening %s", schedule["id"], created.id, at)
     return made
+
+
+def check_template(name: str, template: dict[str, Any], open_minutes: int, ahead_minutes: int) -> None:
+    """Refuse (400) a schedule whose tournaments could not be created: its latest occurrence (the
+    furthest ahead it is ever made) checked as creating its tournament would check it."""
+    at = datetime.now(UTC) + timedelta(minutes=ahead_minutes)
+    schedule = {"name": name, "template": template, "open_minutes": open_minutes}
+    try:
+        body = tournament_body(schedule, at)
+    except msgspec.ValidationError as err:
+        raise HTTPException(status_code=400, detail=f"its tournaments could not be created: {err}") from None
+    try:
+        checked(body)
+    except HTTPException as err:
+        raise HTTPException(status_code=400, detail=f"its tournaments could not be created: {err.detail}") from None
 
 
 async def schedule_out(db: asyncpg.Pool, row: Any) -> p.Schedule:
@@ -127,6 +159,7 @@ async def create_schedule(request: Request[Any, Any, Any], data: p.ScheduleCreat
     if data.open_minutes > data.every_minutes:
         raise HTTPException(status_code=400, detail="open_minutes may not exceed every_minutes (tournaments overlap)")
     template = {"settings": msgspec.to_builtins(data.settings)}
+    check_template(name, template, data.open_minutes, data.ahead_minutes)
     row = await store.create_schedule(
         core.db, name, template, first, data.every_minutes, data.open_minutes, data.ahead_minutes
     )

@@ -52,10 +52,14 @@ async def create_tournament(
     """
     schedule_id, occurrence = schedule or (None, None)
     async with db.acquire() as conn, conn.transaction():
+        # An occurrence already made inserts no row at all, so it draws no id from the sequence
+        # (ON CONFLICT alone would draw one each time). Two processes at once: the unique key decides.
         tid = await conn.fetchval(
             """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at, certified,
                                         schedule_id, occurrence, salt, start)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+               SELECT $1::text, $2::jsonb, $3::text, $4::text, $5::timestamptz, $6::timestamptz, $7::boolean,
+                      $8::bigint, $9::timestamptz, $10::text, $11::text
+                WHERE NOT EXISTS (SELECT 1 FROM tournaments WHERE schedule_id = $8 AND occurrence = $9)
                ON CONFLICT (schedule_id, occurrence) DO NOTHING RETURNING id""",
             name,
             settings,
@@ -395,6 +399,16 @@ async def schedule(db: asyncpg.Pool, schedule_id: int) -> asyncpg.Record | None:
 async def stop_schedule(db: asyncpg.Pool, schedule_id: int) -> bool:
     done = await db.fetchval("UPDATE schedules SET active = false WHERE id = $1 RETURNING id", schedule_id)
     return done is not None
+
+
+async def made_occurrences(db: asyncpg.Pool, schedule_id: int, occurrences: list[datetime]) -> set[datetime]:
+    """Which of these occurrences already have their tournament."""
+    rows = await db.fetch(
+        "SELECT occurrence FROM tournaments WHERE schedule_id = $1 AND occurrence = ANY($2::timestamptz[])",
+        schedule_id,
+        occurrences,
+    )
+    return {r["occurrence"] for r in rows}
 
 
 async def scheduled_tournaments(db: asyncpg.Pool, schedule_id: int, limit: int = 20) -> list[asyncpg.Record]:

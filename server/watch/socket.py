@@ -81,7 +81,7 @@ async def watch_socket(socket: WebSocket[Any, Any, Any], tournament_id: int) -> 
             frame = cast("str | bytes", event.get("text") or event.get("bytes") or b"")
             try:
                 asked = msgspec.json.decode(frame) if len(frame) <= core.config.max_message_bytes else None
-            except (msgspec.DecodeError, RecursionError):
+            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
                 asked = None
             reply: Any = (
                 Pong(server_time=now())

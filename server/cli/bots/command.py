@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ...config import ConfigError
+from ..args import an_id
 from ..client import server_url
 from .acks import check_acks
 from .config import BotConfig, BotError, validate
@@ -33,7 +34,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         metavar="URL",
         help="server URL; repeat to split bots between servers (default $SPIDERTOUR_URL, else http://127.0.0.1:$PORT)",
     )
-    bots.add_argument("--tournament", type=int, help="join this tournament (must be open)")
+    bots.add_argument("--tournament", type=an_id, help="join this tournament (must be open)")
     bots.add_argument("--admin-token", help="create a tournament with this token (default $ADMIN_TOKEN)")
     bots.add_argument("--players", "-n", type=int, default=10)
     bots.add_argument("--watchers", "-w", type=int, default=0)

@@ -190,4 +190,4 @@ def test_unknown_unfinished_or_unreachable_is_bad_input(api: Api, server: Any, t
         spidertour("verify", "--server", server.url, "--replays", str(tmp_path / "none"), "1"), "cannot read"
     )
     usage = spidertour("verify", "--server", server.url, "seven")
-    assert usage.returncode == 2 and "invalid int value" in usage.stderr and "Traceback" not in usage.stderr
+    assert usage.returncode == 2 and "is not an id" in usage.stderr and "Traceback" not in usage.stderr

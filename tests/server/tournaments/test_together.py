@@ -94,3 +94,24 @@ async def test_every_game_starts_at_once_and_late_entries_are_refused(api: Api, 
     assert standings["ann"]["status"] == "timed_out" and standings["ann"]["score"] == moved["view"]["score"]
     report = verify(server.url, tid)
     assert report.ok, report.problems
+
+
+def test_an_edit_does_not_move_the_opening_into_the_past(api: Api) -> None:
+    """Creation refuses an opening in the past; so does an edit (else every entrant would time out at once)."""
+    r = together(api, "moved back", 600)
+    assert r.status_code == 201, r.text
+    tour = r.json()
+    _, token = api.register("early bird")
+    api.join(tour["id"], token)
+    for seconds in (-60, 0):
+        opens_at = (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat()
+        moved = api.http.patch(f"/api/tournaments/{tour['id']}", json={"opens_at": opens_at}, headers=api.admin())
+        assert moved.status_code == 400 and "opens in the future" in moved.json()["detail"], moved.text
+    after = api.tournament(tour["id"])
+    assert after["status"] == "scheduled" and after["opens_at"] == tour["opens_at"]
+    later = (datetime.now(UTC) + timedelta(seconds=900)).isoformat()
+    moved = api.http.patch(f"/api/tournaments/{tour['id']}", json={"opens_at": later}, headers=api.admin())
+    assert moved.status_code == 200, moved.text
+    assert datetime.fromisoformat(moved.json()["closes_at"]) - datetime.fromisoformat(later) == timedelta(
+        seconds=TIME_LIMIT
+    )
