@@ -14,7 +14,6 @@ import time
 from datetime import UTC, datetime
 from typing import Any, cast
 
-import asyncpg
 import msgspec
 from litestar import WebSocket
 
@@ -27,6 +26,7 @@ from ..lib.messages import encoder
 from ..lib.tokens import token_hash
 from ..operations.metrics import ACK_SECONDS, DB_ERRORS, REFUSALS
 from ..players.store import player_by_token
+from ..storage.pool import DB_FAILURES
 from ..watch import store as watch_store
 from ..watch.boards import Boards
 from ..watch.messages import row_of
@@ -44,8 +44,6 @@ CLOSE_FLOOD = 4008
 AUTH_SECONDS = 15.0
 MOVE_JSON = msgspec.json.Encoder()
 PILE_MOVES = ("deal", "undo")  # the moves that may change the draw piles
-
-DB_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError)
 
 
 def engine_move(msg: p.PlayMessage) -> Move:
