@@ -26,7 +26,7 @@ from ..lib.messages import encoder
 from ..lib.tokens import token_hash
 from ..operations.metrics import ACK_SECONDS, DB_ERRORS, REFUSALS
 from ..players.store import player_by_token
-from ..storage.pool import DB_FAILURES
+from ..storage.pool import DB_FAILURES, UNAVAILABLE
 from ..watch import store as watch_store
 from ..watch.boards import Boards
 from ..watch.messages import row_of
@@ -156,9 +156,10 @@ class PlaySession:
         try:
             if await self._authenticate():
                 await self._loop()
-        except DB_FAILURES:
+        except DB_FAILURES as err:  # out of reach or too slow: one line; anything else: its traceback
             DB_ERRORS.inc()
-            log.warning("database unavailable; closing entry %s", self.entry_id, exc_info=True)
+            quiet = isinstance(err, UNAVAILABLE)
+            log.warning("database unavailable; closing entry %s: %r", self.entry_id, err, exc_info=not quiet)
             with contextlib.suppress(Exception):
                 await self.error("try_again", "the database is unavailable: reconnect in a moment")
             await self.close(1011, "database unavailable")
@@ -396,8 +397,9 @@ class PlaySession:
                     game.time_left,
                 )
             )
-        except DB_FAILURES:
-            log.warning("commit failed for entry %s", live.entry_id, exc_info=True)
+        except DB_FAILURES as err:
+            quiet = isinstance(err, UNAVAILABLE)
+            log.warning("commit failed for entry %s: %r", live.entry_id, err, exc_info=not quiet)
             self.dirty = True
             await self.error("try_again", "the move was not saved (database unavailable): send it again", seq)
             return

@@ -18,8 +18,10 @@ again rather than closing anything, because that is what such a server does when
 path heals: TCP delivers what was held back, in order, and whatever a client gave up on meanwhile
 (a connection it closed, a cancel request it sent) reaches the server then, late. A stalled proxy
 holds each waiting byte in the operating system's socket buffers (it stops reading), plus at most
-one read of 64 KiB a direction. ``cut()`` ends a stall too. ``TcpProxy.for_database(url)`` proxies a PostgreSQL URL, TCP or unix
-socket (``?host=/dir``, as the embedded server gives), and ``proxy.url`` is the URL through it.
+one read of 64 KiB a direction. ``cut()`` ends a stall too.
+
+``TcpProxy.for_database(url)`` proxies a PostgreSQL URL, TCP or unix socket (``?host=/dir``, as the
+embedded server gives), and ``proxy.url`` is the URL through it.
 """
 
 from __future__ import annotations
