@@ -29,7 +29,7 @@ async def test_postgres_stalled_and_resumed(
 ) -> None:
     db = fresh_database_url
     with TcpProxy.for_database(db) as proxy:
-        env = {**server_env(redis_prefix), "DB_TIMEOUT": str(DB_TIMEOUT)}
+        env = {**server_env(redis_prefix + "_pgstall"), "DB_TIMEOUT": str(DB_TIMEOUT)}
         proc = ServerProcess(proxy.url, redis_url, admin_token, env=env).start()
         try:
             api = Api(proc.url, admin_token)

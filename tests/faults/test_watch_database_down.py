@@ -17,7 +17,7 @@ async def test_watch_while_postgres_is_cut(
     fresh_database_url: str, redis_url: str, admin_token: str, redis_prefix: str
 ) -> None:
     with TcpProxy.for_database(fresh_database_url) as proxy:
-        proc = start_server(proxy.url, redis_url, admin_token, redis_prefix)
+        proc = start_server(proxy.url, redis_url, admin_token, redis_prefix + "_watchcut")
         try:
             api = Api(proc.url, admin_token)
             tid = api.create_tournament(name="watch cut", seed="fault-watch-cut")["id"]
