@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+import asyncpg
 import httpx
+import pytest
 import websockets
 
 from spidertour.engine import Game, Settings, move_from_json
+from spidertour.server.storage.pool import connection, create_pool
 from tests.client import Api, Player
 from tests.conftest import server_env
 from tests.faults.helpers import fetch, stored_moves, wait_for
@@ -140,3 +144,40 @@ async def reconnect(ws_url: str, entry_id: int, token: str) -> Player:
         await player.close()
         await asyncio.sleep(0.5)
     raise AssertionError("no connection authenticated after the stall ended")
+
+
+async def test_pool_calls_give_up_on_a_stalled_database(fresh_database_url: str) -> None:
+    """A statement, a wait for the pool's connection and a new connection each fail with TimeoutError
+    while PostgreSQL is stalled, and the pool works again once it answers."""
+    with TcpProxy.for_database(fresh_database_url) as proxy:
+        pool = await create_pool(proxy.url, 1, timeout=0.5)
+        try:
+            assert await pool.fetchval("SELECT 1") == 1
+            proxy.stall()
+            # A statement of its own, longer timeout holds the pool's only connection; a wait for it
+            # gives up after the pool's timeout, not when the connection comes back.
+            held = asyncio.create_task(pool.fetchval("SELECT 2", timeout=3))
+            await asyncio.sleep(0.1)
+            with pytest.raises(TimeoutError):
+                async with pool.acquire():
+                    pass
+            assert not held.done()
+            with pytest.raises(TimeoutError):
+                await held
+            with pytest.raises(TimeoutError):
+                async with connection(proxy.url, 0.5):
+                    pass
+            proxy.resume()
+            await wait_for(pool_answers(pool), 10, "the pool answers again")
+        finally:
+            pool.terminate()
+
+
+def pool_answers(pool: asyncpg.Pool) -> Callable[[], Awaitable[bool]]:
+    async def check() -> bool:
+        try:
+            return bool(await pool.fetchval("SELECT 3") == 3)
+        except TimeoutError:
+            return False
+
+    return check
