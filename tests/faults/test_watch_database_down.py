@@ -1,5 +1,6 @@
 """A watcher that connects while PostgreSQL is out of reach (the proxy cut) gets the documented
-try_again frame and close 1011, as a player does, rather than a server error with a traceback."""
+try_again frame and close 1011, as a player does, and the leaderboard routes answer 503, rather
+than a server error with a traceback."""
 
 from __future__ import annotations
 
@@ -37,6 +38,11 @@ async def test_watch_while_postgres_is_cut(
                     }, frame
                     await asyncio.wait_for(ws.wait_closed(), 15)
                     assert (ws.close_code, ws.close_reason) == (1011, "database unavailable")
+            # The leaderboard over HTTP: 503, not a server error.
+            for path in (f"/api/tournaments/{tid}/leaderboard", f"/api/tournaments/{tid}/leaderboard/around/1"):
+                r = api.http.get(path)
+                assert r.status_code == 503 and r.headers["retry-after"] == "1", (path, r.status_code, r.text)
+                assert r.json() == {"status_code": 503, "detail": "the database is unavailable: try again in a moment"}
             with proc.log_path.open() as f:
                 f.seek(logged)
                 log = f.read()
