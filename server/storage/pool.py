@@ -30,13 +30,13 @@ Connection: TypeAlias = "asyncpg.Connection | PoolConnectionProxy"
 Db: TypeAlias = "asyncpg.Pool | asyncpg.Connection | PoolConnectionProxy"
 
 # What a call raises when PostgreSQL is out of reach or does not answer in time, rather than
-# because of the statement: the connection refused, reset or closed, a timeout, the server
-# shutting down or refusing connections. (TimeoutError and ConnectionError are OSErrors.)
+# because of the statement: the connection refused, reset or lost, a timeout, the server shutting
+# down, cancelling or refusing connections. (TimeoutError and ConnectionError are OSErrors.) Not
+# asyncpg's InterfaceError: that is mostly a misuse of the library (DataError among them), a fault.
 UNAVAILABLE: tuple[type[Exception], ...] = (
     TimeoutError,
     ConnectionError,
     asyncpg.PostgresConnectionError,
-    asyncpg.InterfaceError,
     asyncpg.exceptions.OperatorInterventionError,
     asyncpg.TooManyConnectionsError,
 )
