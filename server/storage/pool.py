@@ -67,11 +67,12 @@ async def create_pool(url: str, size: int = 10, timeout: float = 3.0) -> asyncpg
         url,
         min_size=1,
         max_size=size,
-        max_queries=50_000,  # asyncpg.create_pool's defaults
+        max_queries=50_000,  # asyncpg.create_pool's defaults, which Pool() itself wants told
         max_inactive_connection_lifetime=300.0,
         loop=None,
         connection_class=asyncpg.Connection,
         record_class=asyncpg.Record,
+        setup=None,
         init=_init_connection,
         acquire_timeout=timeout,
         command_timeout=timeout,
