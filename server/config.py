@@ -54,6 +54,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     data_dir: str = ".data"
     redis_prefix: str = "spidertour"  # every Redis key starts with this
     pool_size: Annotated[int, Meta(ge=1, le=1000)] = 10
+    # Seconds a PostgreSQL call may take (a statement, a connection's opening, a wait for one of the
+    # pool's) before it gives up: a stalled database is an error, not a hang (see ``storage.pool``).
+    db_timeout: Annotated[float, Meta(gt=0, le=3600)] = 3.0
     commits: Annotated[int, Meta(ge=1, le=100)] = 1  # move batches committing at once
     commit_interval_ms: Annotated[float, Meta(ge=0, le=10_000)] = 10.0  # between two commits' starts
     rate_per_second: Positive = 30.0  # messages a second handled for one connection; faster ones wait
@@ -135,6 +138,7 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "SPIDERTOUR_DATA": ("data_dir", "a folder"),
     "REDIS_PREFIX": ("redis_prefix", "a key prefix"),
     "DB_POOL_SIZE": ("pool_size", f"{_WHOLE} from 1 to 1000"),
+    "DB_TIMEOUT": ("db_timeout", "seconds above 0, at most 3600"),
     "DB_COMMITS": ("commits", f"{_WHOLE} from 1 to 100"),
     "COMMIT_INTERVAL_MS": ("commit_interval_ms", "milliseconds from 0 to 10000"),
     "RATE_PER_SECOND": ("rate_per_second", "a number of messages a second above 0"),

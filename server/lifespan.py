@@ -19,7 +19,7 @@ from .operations.collector import tune_gc
 from .play.runtime import Play
 from .storage.embedded import Embedded
 from .storage.migrations import migrate
-from .storage.pool import create_pool
+from .storage.pool import connection, create_pool
 from .tournaments.clock import run_clock
 from .tournaments.pars import Pars
 from .watch.boards import Boards
@@ -38,9 +38,9 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             redis_url = config.redis_url
             if redis_url is None:
                 redis_url = await asyncio.to_thread(embedded.redis_url)
-            pool = await create_pool(database_url, config.pool_size)
-            async with pool.acquire() as conn:
+            async with connection(database_url, config.db_timeout) as conn:  # migrations may take long
                 await migrate(conn)
+            pool = await create_pool(database_url, config.pool_size, config.db_timeout)
             redis = Redis.from_url(redis_url)
             admin = config.admin_token
             if admin is None:

@@ -58,17 +58,13 @@ def run_serve(args: argparse.Namespace) -> int:
 async def _migrate(config: Config) -> list[int]:
     from ..storage.embedded import Embedded
     from ..storage.migrations import migrate
-    from ..storage.pool import create_pool
+    from ..storage.pool import connection
 
     embedded = Embedded(config.data_dir)
     try:
         url = config.database_url or embedded.postgres_url()
-        pool = await create_pool(url, 2)
-        try:
-            async with pool.acquire() as conn:
-                return await migrate(conn)
-        finally:
-            await pool.close()
+        async with connection(url, config.db_timeout) as conn:
+            return await migrate(conn)
     finally:
         embedded.stop()
 

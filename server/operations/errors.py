@@ -1,5 +1,6 @@
 """Error answers: every HTTP error is JSON of one shape (``ErrorBody``), with a plain reason where
-the framework's own would be cryptic, and no traceback for a client's mistake."""
+the framework's own would be cryptic, and no traceback for a client's mistake. PostgreSQL out of
+reach, or not answering within ``DB_TIMEOUT``, is 503 with ``Retry-After``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.types import ExceptionHandlersMap
 from msgspec import Struct
+
+from ..storage.pool import UNAVAILABLE
+
+DATABASE_UNAVAILABLE = "the database is unavailable: try again in a moment"
 
 
 class ErrorBody(Struct):
@@ -43,8 +48,14 @@ def too_deep(request: Request[Any, Any, Any], exc: RecursionError) -> Response[d
     return Response({"status_code": 400, "detail": "JSON is nested too deeply"}, status_code=400)
 
 
+def database_unavailable(request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, Any]]:
+    """PostgreSQL refused, dropped or did not answer the request's call in time: nothing of it is the client's fault."""
+    return Response({"status_code": 503, "detail": DATABASE_UNAVAILABLE}, status_code=503, headers={"Retry-After": "1"})
+
+
 EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     ValidationException: validation_error,
     ValueError: bad_path,
     RecursionError: too_deep,
+    **dict.fromkeys(UNAVAILABLE, database_unavailable),
 }

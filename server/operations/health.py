@@ -10,6 +10,8 @@ from msgspec import Struct
 
 from ..core import core_of
 
+PG_SECONDS = 2.0  # whatever DB_TIMEOUT is
+
 
 class Health(Struct):
     status: str
@@ -23,7 +25,8 @@ async def health(request: Request[Any, Any, Any]) -> Response[Health]:
     core = core_of(request)
     pg = rd = False
     try:
-        pg = await core.db.fetchval("SELECT 1", timeout=2) == 1
+        async with core.db.acquire(timeout=PG_SECONDS) as conn:  # a stalled PostgreSQL: not ok within seconds
+            pg = await conn.fetchval("SELECT 1", timeout=PG_SECONDS) == 1
     except Exception:
         pg = False
     try:

@@ -17,6 +17,7 @@ from litestar.exceptions import HTTPException
 from litestar.types import Scope
 from redis.exceptions import RedisError
 
+from ..storage.pool import UNAVAILABLE
 from .metrics import DB_ERRORS, REDIS_ERRORS
 
 log = logging.getLogger("spidertour.http")
@@ -74,6 +75,9 @@ async def log_exception(exc: Exception, scope: Scope) -> None:
         log.info("%s %s -> %d %s", method, path, exc.status_code, exc.detail)
     elif isinstance(exc, RecursionError) or (isinstance(exc, ValueError) and nul):
         log.info("%s %r -> 4xx %s", method, path, type(exc).__name__)
+    elif isinstance(exc, UNAVAILABLE):  # answered 503 (operations.errors): one line, no traceback
+        DB_ERRORS.inc()
+        log.warning("%s %s -> 503 database unavailable: %s", method, path, repr(exc)[:200])
     else:
         _count_backend_error(exc)
         log.error("%s %s -> 500", method, path, exc_info=exc)

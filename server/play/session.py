@@ -14,7 +14,6 @@ import time
 from datetime import UTC, datetime
 from typing import Any, cast
 
-import asyncpg
 import msgspec
 from litestar import WebSocket
 
@@ -27,6 +26,7 @@ from ..lib.messages import encoder
 from ..lib.tokens import token_hash
 from ..operations.metrics import ACK_SECONDS, DB_ERRORS, REFUSALS
 from ..players.store import player_by_token
+from ..storage.pool import DB_FAILURES, UNAVAILABLE
 from ..watch import store as watch_store
 from ..watch.boards import Boards
 from ..watch.messages import row_of
@@ -44,8 +44,6 @@ CLOSE_FLOOD = 4008
 AUTH_SECONDS = 15.0
 MOVE_JSON = msgspec.json.Encoder()
 PILE_MOVES = ("deal", "undo")  # the moves that may change the draw piles
-
-DB_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError)
 
 
 def engine_move(msg: p.PlayMessage) -> Move:
@@ -160,9 +158,10 @@ class PlaySession:
         try:
             if await self._authenticate():
                 await self._loop()
-        except DB_FAILURES:
+        except DB_FAILURES as err:  # out of reach or too slow: one line; anything else: its traceback
             DB_ERRORS.inc()
-            log.warning("database unavailable; closing entry %s", self.entry_id, exc_info=True)
+            quiet = isinstance(err, UNAVAILABLE)
+            log.warning("database unavailable; closing entry %s: %r", self.entry_id, err, exc_info=not quiet)
             with contextlib.suppress(Exception):
                 await self.error("try_again", "the database is unavailable: reconnect in a moment")
             await self.close(1011, "database unavailable")
@@ -400,8 +399,9 @@ class PlaySession:
                     game.time_left,
                 )
             )
-        except DB_FAILURES:
-            log.warning("commit failed for entry %s", live.entry_id, exc_info=True)
+        except DB_FAILURES as err:
+            quiet = isinstance(err, UNAVAILABLE)
+            log.warning("commit failed for entry %s: %r", live.entry_id, err, exc_info=not quiet)
             self.dirty = True
             await self.error("try_again", "the move was not saved (database unavailable): send it again", seq)
             return

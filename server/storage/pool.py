@@ -1,23 +1,94 @@
-"""The PostgreSQL connection pool: ``jsonb`` read and written as Python objects."""
+"""The PostgreSQL connection pool: ``jsonb`` read and written as Python objects, and no call that
+waits for ever.
+
+A PostgreSQL that stops answering without closing its connections (frozen, its disk hung, a
+network path dropping packets) would hold every caller until it answered again. Here every call
+gives up after ``timeout`` seconds (``DB_TIMEOUT``) with asyncpg's own timeouts: a statement
+(``command_timeout``, which also bounds the cancel request asyncpg sends for it), the opening of a
+connection (``timeout``), and the wait for one of the pool's connections (``Pool.acquire``, which
+asyncpg leaves unbounded unless told; ``Pool.fetch`` and the like acquire through it too). A call
+into a stalled database so fails within about two timeouts (the statement's, then its cancel
+request's), three when a connection must be opened first, with ``asyncio.TimeoutError``.
+
+A statement that timed out may still run on the server when it hears of it late: a write that
+was answered with an error may be committed after all. Callers that tell a client "not saved"
+tell it to resend the same message, which the sequence numbers make safe.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import TypeAlias
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, TypeAlias
 
 import asyncpg
-from asyncpg.pool import PoolConnectionProxy
+from asyncpg.pool import PoolAcquireContext, PoolConnectionProxy
 
 # A connection of one's own, or one lent by the pool; and anything that runs a statement.
 Connection: TypeAlias = "asyncpg.Connection | PoolConnectionProxy"
 Db: TypeAlias = "asyncpg.Pool | asyncpg.Connection | PoolConnectionProxy"
+
+# What a call raises when PostgreSQL is out of reach or does not answer in time, rather than
+# because of the statement: the connection refused, reset or lost, a timeout, the server shutting
+# down, cancelling or refusing connections. (TimeoutError and ConnectionError are OSErrors.) Not
+# asyncpg's InterfaceError: that is mostly a misuse of the library (DataError among them), a fault.
+UNAVAILABLE: tuple[type[Exception], ...] = (
+    TimeoutError,
+    ConnectionError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.exceptions.OperatorInterventionError,
+    asyncpg.TooManyConnectionsError,
+)
+# Anything a database call may fail with, for callers that answer every failure with "try again".
+DB_FAILURES: tuple[type[Exception], ...] = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
     await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
 
 
-async def create_pool(url: str, size: int = 10) -> asyncpg.Pool:
-    pool = await asyncpg.create_pool(url, min_size=1, max_size=size, init=_init_connection)
-    assert pool is not None
+class Pool(asyncpg.Pool):
+    """asyncpg's pool, whose every ``acquire`` waits at most ``acquire_timeout`` unless given its own."""
+
+    __slots__ = ("acquire_timeout",)
+
+    def __init__(self, *args: Any, acquire_timeout: float, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.acquire_timeout = acquire_timeout
+
+    def acquire(self, *, timeout: float | None = None) -> PoolAcquireContext:
+        return super().acquire(timeout=self.acquire_timeout if timeout is None else timeout)
+
+
+async def create_pool(url: str, size: int = 10, timeout: float = 3.0) -> asyncpg.Pool:
+    """A pool of at most ``size`` connections whose every call gives up after ``timeout`` seconds."""
+    pool = Pool(
+        url,
+        min_size=1,
+        max_size=size,
+        max_queries=50_000,  # asyncpg.create_pool's defaults, which Pool() itself wants told
+        max_inactive_connection_lifetime=300.0,
+        loop=None,
+        connection_class=asyncpg.Connection,
+        record_class=asyncpg.Record,
+        setup=None,
+        init=_init_connection,
+        acquire_timeout=timeout,
+        command_timeout=timeout,
+        timeout=timeout,  # opening a connection
+    )
+    await pool
     return pool
+
+
+@asynccontextmanager
+async def connection(url: str, timeout: float = 3.0) -> AsyncIterator[asyncpg.Connection]:
+    """A connection of its own for long work (the migrations): its opening gives up after ``timeout``
+    seconds, its statements take as long as they take."""
+    conn = await asyncpg.connect(url, timeout=timeout)
+    try:
+        await _init_connection(conn)
+        yield conn
+    finally:
+        await conn.close(timeout=timeout)

@@ -13,6 +13,7 @@ from redis.exceptions import RedisError
 from ..core import Core
 from ..operations.metrics import DB_ERRORS, REDIS_ERRORS
 from ..play import store as play_store
+from ..storage.pool import UNAVAILABLE
 from ..storage.sql import STATUS_SQL
 from ..watch import store as watch_store
 from ..watch.boards import Boards
@@ -79,6 +80,9 @@ async def run_clock(core: Core, boards: Boards, pars: Pars) -> None:
         except RedisError:
             REDIS_ERRORS.inc()
             log.warning("clock sweep failed (Redis); retrying", exc_info=True)
+        except UNAVAILABLE as err:  # PostgreSQL out of reach or too slow (DB_TIMEOUT): one line
+            DB_ERRORS.inc()
+            log.warning("clock sweep failed (database unavailable: %r); retrying", err)
         except Exception:
             DB_ERRORS.inc()
             log.warning("clock sweep failed; retrying", exc_info=True)

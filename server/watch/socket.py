@@ -13,7 +13,8 @@ from litestar import WebSocket, websocket
 from ..core import core_of
 from ..lib.http import valid_id
 from ..lib.messages import Error, Pong, encoder, now
-from ..operations.metrics import WATCHERS
+from ..operations.metrics import DB_ERRORS, WATCHERS
+from ..storage.pool import UNAVAILABLE
 from . import store
 from .boards import boards_of
 from .standings import snapshot
@@ -22,6 +23,7 @@ log = logging.getLogger("spidertour.watch")
 
 CLOSE_BAD_REQUEST = 4000
 CLOSE_NOT_FOUND = 4004
+CLOSE_UNAVAILABLE = 1011  # as the play websocket's
 MAX_FOLLOW = 100
 
 
@@ -41,9 +43,18 @@ def parse_follow(raw: str | None) -> frozenset[int] | None:
 
 
 async def _refuse(socket: WebSocket[Any, Any, Any], error: Error, close_code: int, close_reason: str) -> None:
-    """Say why in an error message, then close: the watcher gets nothing else."""
-    await socket.send_data(encoder.encode(error).decode())
-    await socket.close(code=close_code, reason=close_reason)
+    """Say why in an error message, then close: the watcher gets nothing else (if it is still there)."""
+    with contextlib.suppress(Exception):
+        await socket.send_data(encoder.encode(error).decode())
+        await socket.close(code=close_code, reason=close_reason)
+
+
+async def _unavailable(socket: WebSocket[Any, Any, Any], tournament_id: int, err: Exception) -> None:
+    """PostgreSQL out of reach or not answering: try_again, then close 1011, as the play websocket does."""
+    DB_ERRORS.inc()
+    log.warning("database unavailable; closing a watcher of tournament %s: %r", tournament_id, err)
+    error = Error(code="try_again", reason="the database is unavailable: reconnect in a moment")
+    await _refuse(socket, error, CLOSE_UNAVAILABLE, "database unavailable")
 
 
 @websocket("/ws/watch/{tournament_id:int}")
@@ -56,7 +67,11 @@ async def watch_socket(socket: WebSocket[Any, Any, Any], tournament_id: int) -> 
     except ValueError as err:
         await _refuse(socket, Error(code="bad_message", reason=str(err)), CLOSE_BAD_REQUEST, "bad follow list")
         return
-    status = await store.status(core.db, tournament_id) if valid_id(tournament_id) else None
+    try:
+        status = await store.status(core.db, tournament_id) if valid_id(tournament_id) else None
+    except UNAVAILABLE as err:
+        await _unavailable(socket, tournament_id, err)
+        return
     if status is None:
         error = Error(code="not_found", reason=f"no tournament {tournament_id}")
         await _refuse(socket, error, CLOSE_NOT_FOUND, "no such tournament")
@@ -65,7 +80,11 @@ async def watch_socket(socket: WebSocket[Any, Any, Any], tournament_id: int) -> 
     sender: asyncio.Task[Any] | None = None
     WATCHERS.inc()
     try:
-        first = await snapshot(core.db, boards, tournament_id, status)
+        try:
+            first = await snapshot(core.db, boards, tournament_id, status)
+        except UNAVAILABLE as err:
+            await _unavailable(socket, tournament_id, err)
+            return
         await socket.send_data(encoder.encode(first).decode())
 
         async def send_updates() -> None:

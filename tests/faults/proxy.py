@@ -1,13 +1,27 @@
-"""A TCP proxy that a test can cut and restore: its own event loop in a thread.
+"""A TCP proxy that a test can cut and restore, or stall and resume: its own event loop in a thread.
 
     with TcpProxy("127.0.0.1", 5432) as proxy:   # listens on proxy.port
         ...                                       # connect to 127.0.0.1:proxy.port
         proxy.cut()       # every connection through it is closed; new ones are refused
         proxy.restore()   # listening again on the same port
+        proxy.stall()     # connections stay open but nothing flows; new ones are accepted, then silence
+        proxy.resume()    # everything held back flows again, in order
 
 While cut, the port is closed, so a client gets "connection refused" at once, as when the
-server behind it is down. ``TcpProxy.for_database(url)`` proxies a PostgreSQL URL, TCP or unix
-socket (``?host=/dir``, as the embedded server gives), and ``proxy.url`` is the URL through it.
+server behind it is down.
+
+While stalled, the server behind it is alive but answers nothing, as when it is frozen (stopped,
+its disk hung) or a network path silently drops packets: no connection is closed, every byte sent
+either way waits, a new connection is accepted (by the kernel, as a frozen server's are) and then
+hears nothing, and a client gets no error at all, only silence. ``resume()`` lets it all flow
+again rather than closing anything, because that is what such a server does when it wakes or the
+path heals: TCP delivers what was held back, in order, and whatever a client gave up on meanwhile
+(a connection it closed, a cancel request it sent) reaches the server then, late. A stalled proxy
+holds each waiting byte in the operating system's socket buffers (it stops reading), plus at most
+one read of 64 KiB a direction. ``cut()`` ends a stall too.
+
+``TcpProxy.for_database(url)`` proxies a PostgreSQL URL, TCP or unix socket (``?host=/dir``, as the
+embedded server gives), and ``proxy.url`` is the URL through it.
 """
 
 from __future__ import annotations
@@ -38,6 +52,8 @@ class TcpProxy:
         self.writers: set[asyncio.StreamWriter] = set()
         self.connections = 0  # accepted since the start
         self.received = 0  # bytes the target sent back through the proxy since the start
+        self.flowing = asyncio.Event()  # cleared while stalled
+        self.flowing.set()
 
     @classmethod
     def for_database(cls, url: str) -> TcpProxy:
@@ -67,6 +83,12 @@ class TcpProxy:
     def restore(self) -> None:
         self._call(self._listen())
 
+    def stall(self) -> None:
+        self._call(self._stall(True))
+
+    def resume(self) -> None:
+        self._call(self._stall(False))
+
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self._call(self._cut())
@@ -85,6 +107,12 @@ class TcpProxy:
 
     # -- in the proxy's loop
 
+    async def _stall(self, stalled: bool) -> None:
+        if stalled:
+            self.flowing.clear()
+        else:
+            self.flowing.set()
+
     async def _listen(self) -> None:
         if self.server is None:
             self.server = await asyncio.start_server(self._handle, "127.0.0.1", self.port, reuse_address=True)
@@ -97,9 +125,16 @@ class TcpProxy:
         for w in list(self.writers):
             w.transport.abort()
         self.writers.clear()
+        self.flowing.set()  # what waited for the end of a stall finds its connections closed
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
+        if not self.flowing.is_set():  # accepted, then silence: connected to the target only on resume
+            self.writers.add(writer)
+            await self.flowing.wait()
+            self.writers.discard(writer)
+            if writer.transport.is_closing():
+                return
         try:
             if self.unix:
                 up_reader, up_writer = await asyncio.open_unix_connection(self.unix)
@@ -109,10 +144,19 @@ class TcpProxy:
             writer.transport.abort()
             return
         self.writers.update((writer, up_writer))
+        flowing = self.flowing
 
         async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
             try:
-                while data := await src.read(65536):
+                while True:
+                    try:
+                        data = await src.read(65536)
+                    except OSError:  # reset: an end like any other, told on only when the stall ends
+                        data = b""
+                    if not flowing.is_set():  # held back until the stall ends, the end of the stream too
+                        await flowing.wait()
+                    if not data or dst.transport.is_closing():
+                        break
                     if src is up_reader:
                         self.received += len(data)
                     dst.write(data)

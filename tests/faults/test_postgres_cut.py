@@ -23,7 +23,7 @@ async def test_postgres_cut_and_restored(
 ) -> None:
     db = fresh_database_url
     with TcpProxy.for_database(db) as proxy:
-        proc = start_server(proxy.url, redis_url, admin_token, redis_prefix)
+        proc = start_server(proxy.url, redis_url, admin_token, redis_prefix + "_pgcut")
         try:
             api = Api(proc.url, admin_token)
             tour = api.create_tournament(name="pg cut", seed=SEED, variant="spider78", suits=1)

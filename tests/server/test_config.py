@@ -17,6 +17,7 @@ def test_the_defaults() -> None:
     config = Config.from_env({})
     assert (config.port, config.host, config.log_level, config.log_format) == (8000, "127.0.0.1", "info", "text")
     assert config.commit_interval == 0.01 and config.commits == 1 and config.database_url is None
+    assert config.db_timeout == 3.0
     assert config.limits["register"].burst == 120 and config.limits["join"].per_minute == 120.0
 
 
@@ -31,6 +32,7 @@ def test_every_variable_is_read() -> None:
         "REDIS_PREFIX": "st2",
         "DB_POOL_SIZE": "20",
         "DB_COMMITS": "2",
+        "DB_TIMEOUT": "1.5",
         "COMMIT_INTERVAL_MS": "20",
         "RATE_PER_SECOND": "12.5",
         "RATE_BURST": "30",
@@ -62,7 +64,7 @@ def test_every_variable_is_read() -> None:
         0.02,
     )
     assert (c.rate_per_second, c.rate_burst, c.log_level, c.log_format) == (12.5, 30, "warning", "json")
-    assert (c.solver_seconds, c.certify_tries, c.address_key) == (2.5, 4, "k")
+    assert (c.solver_seconds, c.certify_tries, c.address_key, c.db_timeout) == (2.5, 4, "k", 1.5)
     assert c.limits["register"].per_minute == 30 and c.limits["join"].burst == 5
     assert c.proxies == (ipaddress.ip_network("10.0.0.0/8"), ipaddress.ip_network("127.0.0.1/32"))
 
@@ -79,6 +81,11 @@ def test_an_empty_variable_counts_as_unset() -> None:
         ("PORT", "70000", "whole number from 1 to 65535"),
         ("DB_POOL_SIZE", "0", "from 1 to 1000"),
         ("DB_COMMITS", "1.5", "whole number"),
+        ("DB_TIMEOUT", "0", "seconds above 0, at most 3600"),
+        ("DB_TIMEOUT", "-2", "seconds above 0, at most 3600"),
+        ("DB_TIMEOUT", "4000", "seconds above 0, at most 3600"),
+        ("DB_TIMEOUT", "nan", "seconds above 0, at most 3600"),
+        ("DB_TIMEOUT", "soon", "seconds above 0, at most 3600"),
         ("COMMIT_INTERVAL_MS", "-1", "milliseconds"),
         ("COMMIT_INTERVAL_MS", "soon", "milliseconds"),
         ("RATE_PER_SECOND", "0", "above 0"),
@@ -103,6 +110,7 @@ def test_a_bad_value_is_refused_naming_the_variable(name: str, value: str, needl
     [
         ({"PORT": "abc"}, ["serve"]),
         ({"COMMIT_INTERVAL_MS": "x"}, ["serve"]),
+        ({"DB_TIMEOUT": "0"}, ["migrate"]),
         ({"LOG_LEVEL": "verbose"}, ["migrate"]),
         ({"LOG_FORMAT": "xml"}, ["serve"]),
         ({"PORT": "abc"}, ["verify", "1"]),
