@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 from collections.abc import AsyncIterator, Callable
 
 from litestar import Litestar
@@ -15,6 +14,7 @@ from .config import Config
 from .core import Core
 from .fairplay.limits import Limiter
 from .fairplay.store import address_key
+from .lib.tokens import new_token
 from .operations.collector import tune_gc
 from .play.runtime import Play
 from .storage.embedded import Embedded
@@ -44,7 +44,7 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             redis = Redis.from_url(redis_url)
             admin = config.admin_token
             if admin is None:
-                admin = secrets.token_urlsafe(24)
+                admin = new_token(24)
                 print(f"ADMIN_TOKEN={admin}  (generated; set ADMIN_TOKEN to choose one)", flush=True)
             core = Core(config=config, db=pool, redis=redis, admin_token=admin)
             boards = Boards(redis, config.redis_prefix)
