@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import time
 from collections.abc import AsyncIterator, Callable
 
+import asyncpg
 from litestar import Litestar
 from redis.asyncio import Redis
 
@@ -24,6 +27,27 @@ from .tournaments.clock import run_clock
 from .tournaments.pars import Pars
 from .watch.boards import Boards
 
+log = logging.getLogger("spidertour.db")
+
+START_WAIT = 60.0  # seconds the server waits at start for a PostgreSQL that is not up yet
+
+
+async def connect_at_start(url: str, size: int, wait: float = START_WAIT) -> asyncpg.Pool:
+    """The pool, once PostgreSQL answers: a server started beside its database (compose, a reboot)
+    waits for it, trying again with a growing pause, for ``wait`` seconds at most (then the last
+    error). A refused password or an unknown database is not waited for."""
+    deadline = time.monotonic() + wait
+    pause = 0.5
+    while True:
+        try:
+            return await create_pool(url, size)
+        except (OSError, TimeoutError, asyncpg.CannotConnectNowError) as err:
+            if time.monotonic() + pause > deadline:
+                raise
+            log.warning("PostgreSQL does not answer yet (%s); trying again in %g s", err, pause)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 5.0)
+
 
 def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncContextManager[None]]:
     """The lifespan of an app serving with ``config``."""
@@ -38,7 +62,7 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             redis_url = config.redis_url
             if redis_url is None:
                 redis_url = await asyncio.to_thread(embedded.redis_url)
-            pool = await create_pool(database_url, config.pool_size)
+            pool = await connect_at_start(database_url, config.pool_size)
             async with pool.acquire() as conn:
                 await migrate(conn)
             redis = Redis.from_url(redis_url)
