@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-import time
 from collections.abc import AsyncIterator, Callable
 
-import asyncpg
 from litestar import Litestar
 from redis.asyncio import Redis
 
@@ -20,33 +17,13 @@ from .fairplay.store import address_key
 from .lib.tokens import new_token
 from .operations.collector import tune_gc
 from .play.runtime import Play
+from .storage.available import wait_for_database
 from .storage.embedded import Embedded
 from .storage.migrations import migrate
 from .storage.pool import create_pool
 from .tournaments.clock import run_clock
 from .tournaments.pars import Pars
 from .watch.boards import Boards
-
-log = logging.getLogger("spidertour.db")
-
-START_WAIT = 60.0  # seconds the server waits at start for a PostgreSQL that is not up yet
-
-
-async def connect_at_start(url: str, size: int, wait: float = START_WAIT) -> asyncpg.Pool:
-    """The pool, once PostgreSQL answers: a server started beside its database (compose, a reboot)
-    waits for it, trying again with a growing pause, for ``wait`` seconds at most (then the last
-    error). A refused password or an unknown database is not waited for."""
-    deadline = time.monotonic() + wait
-    pause = 0.5
-    while True:
-        try:
-            return await create_pool(url, size)
-        except (OSError, TimeoutError, asyncpg.CannotConnectNowError) as err:
-            if time.monotonic() + pause > deadline:
-                raise
-            log.warning("PostgreSQL does not answer yet (%s); trying again in %g s", err, pause)
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 5.0)
 
 
 def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncContextManager[None]]:
@@ -59,10 +36,11 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             database_url = config.database_url
             if database_url is None:
                 database_url = await asyncio.to_thread(embedded.postgres_url)
+            await wait_for_database(database_url)  # started beside it, the server may be first
             redis_url = config.redis_url
             if redis_url is None:
                 redis_url = await asyncio.to_thread(embedded.redis_url)
-            pool = await connect_at_start(database_url, config.pool_size)
+            pool = await create_pool(database_url, config.pool_size)
             async with pool.acquire() as conn:
                 await migrate(conn)
             redis = Redis.from_url(redis_url)
