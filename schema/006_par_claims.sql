@@ -3,7 +3,7 @@
 
 CREATE TABLE par_claims (
     tournament_id  bigint       PRIMARY KEY REFERENCES tournaments (id),
-    claimed_by     text         NOT NULL,            -- host:pid of the process solving
+    claimed_by     text         NOT NULL,            -- host:pid:random of the server solving
     expires_at     timestamptz  NOT NULL,            -- the lease: renewed while the solve runs
     starts         integer      NOT NULL DEFAULT 1   -- how many times a solve of this par was started
 );

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import secrets
 import socket
 import threading
 import time
@@ -151,8 +152,9 @@ async def certify(
 
 
 def claimant() -> str:
-    """This process, as a claim on a par names it."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """A server, as its claims on pars name it: host and process, and a random part so that a server
+    restarted with the same process id (in a container, say) is not taken for its crashed self."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 async def work_out_pars(
@@ -172,7 +174,7 @@ async def work_out_pars(
             continue  # worked out already, or under way elsewhere
         log.info("solving the par of tournament %s (solve %d of it)", tid, starts)
         try:
-            par = await _solve_claimed(db, pool, row, seconds, me, lease)
+            par = await solve_claimed(db, pool, row, seconds, me, lease)
         except BaseException:
             await _release(db, tid, me)
             raise
@@ -182,7 +184,7 @@ async def work_out_pars(
     return done
 
 
-async def _solve_claimed(
+async def solve_claimed(
     db: asyncpg.Pool, pool: SolverPool, row: asyncpg.Record, seconds: float, me: str, lease: float
 ) -> dict[str, Any]:
     """Solve a claimed par, renewing the claim every third of its lease until the solve ends."""
@@ -217,6 +219,7 @@ class Pars:
         self.db = db
         self.seconds = seconds
         self.solver = SolverPool()
+        self.me = claimant()
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -227,7 +230,7 @@ class Pars:
 
     async def _pars(self) -> None:
         try:
-            await work_out_pars(self.db, self.solver, self.seconds)
+            await work_out_pars(self.db, self.solver, self.seconds, self.me)
         except asyncio.CancelledError:
             raise
         except Exception:

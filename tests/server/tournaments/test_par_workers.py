@@ -13,6 +13,7 @@ import pytest
 
 from spidertour.server.storage.pool import create_pool
 from spidertour.server.tournaments import store
+from spidertour.server.tournaments.pars import SolverPool, solve_claimed
 from tests.client import Api
 from tests.conftest import server_env
 from tests.server.helpers import fetch
@@ -145,3 +146,28 @@ async def test_a_claim_is_one_processes_until_given_up_or_run_out(api: Api, data
     finally:
         await db.close()
     assert api.tournament(tid)["status"] == "open"  # the server itself had nothing of it to solve
+
+
+async def test_a_claim_is_renewed_while_its_solve_runs(api: Api, database_url: str) -> None:
+    now = datetime.now(UTC)
+    body = {"name": "renewed", "settings": HARD, "closes_at": (now + timedelta(hours=1)).isoformat()}
+    r = api.http.post("/api/tournaments", json=body, headers=api.admin())
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    db = await create_pool(database_url, 2)
+    solver = SolverPool()
+    try:
+        lease = 1.0  # the solve takes three leases: unrenewed, the claim would run out twice
+        assert await store.claim_par(db, tid, "me", lease) == 1
+        row = {"id": tid, "settings": HARD, "seed": "renewed"}
+        job = asyncio.ensure_future(solve_claimed(db, solver, row, 3.0, "me", lease))  # type: ignore[arg-type]
+        taken = []
+        while not job.done():
+            taken.append(await store.claim_par(db, tid, "other", lease))
+            await asyncio.sleep(0.1)
+        await job
+        assert len(taken) > 20  # it ran two leases at least
+        assert set(taken) == {None}  # never free for another while it ran
+    finally:
+        await solver.stop()
+        await db.close()
