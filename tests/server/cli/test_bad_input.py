@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -63,3 +66,24 @@ def test_generated_tokens_never_look_like_an_option() -> None:
     tokens = [new_token() for _ in range(5000)] + [new_token(24) for _ in range(5000)]
     assert not [t for t in tokens if t.startswith("-")]
     assert len(set(tokens)) == len(tokens) and {len(new_token()), len(new_token(24))} == {43, 32}
+
+
+def test_edit_settings_nested_too_deeply_is_refused() -> None:
+    server = f"http://127.0.0.1:{free_port()}"
+    done = spidertour("tournament", "edit", "1", "--settings", "[" * 100_000, "--server", server, ADMIN_TOKEN="t")
+    refused(done, "--settings is not JSON: nested too deeply")
+
+
+def test_an_answer_that_is_not_json_is_said_so(tmp_path: Path) -> None:
+    """Something else at the address (a web server's page): one line, status 1, no traceback."""
+    (tmp_path / "api").mkdir()
+    (tmp_path / "api" / "schedules").write_text("<html>not the server</html>")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as web:
+        threading.Thread(target=web.serve_forever, daemon=True).start()
+        try:
+            done = spidertour("schedule", "list", "--server", f"http://127.0.0.1:{web.server_port}", ADMIN_TOKEN="t")
+        finally:
+            web.shutdown()
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1 and "answered 200 but not in JSON" in done.stderr
