@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from .deals.vectors import deal_json
 from .errors import EngineError
-from .replay import replay_lines
+from .replay import replay_line
 from .settings import Settings
 
 
@@ -50,12 +50,24 @@ def run_deal(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    """Every game replayed: 0; 2 (after all the output) when a line was not a game, the first named."""
     stdin = sys.stdin
     if hasattr(stdin, "reconfigure"):
         stdin.reconfigure(errors="replace")
-    for line in replay_lines(stdin):
-        sys.stdout.write(line + "\n")
+    bad, first = 0, ""
+    for number, line in enumerate(stdin, 1):
+        if not line.strip():
+            continue
+        out = replay_line(line)
+        if "error" in out:
+            bad += 1
+            first = first or f"line {number} is not a game: {out['error']}"
+        sys.stdout.write(json.dumps(out, separators=(",", ":")) + "\n")
     sys.stdout.flush()
+    if bad:
+        more = f" (and {bad - 1} more line(s) not games)" if bad > 1 else ""
+        print(f"error: {first}{more}", file=sys.stderr)
+        return 2
     return 0
 
 

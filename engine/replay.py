@@ -20,6 +20,8 @@ def replay_game(spec: Any) -> dict[str, Any]:
     """Replay one game given as an input object of docs/replay.md. Raises SettingsError if it is not a game."""
     if not isinstance(spec, dict):
         raise SettingsError("a game must be a JSON object")
+    if "variant" not in spec and "status_code" in spec and "detail" in spec:  # an HTTP error's body
+        raise SettingsError(f"the server's error answer {spec['status_code']}: {spec['detail']}")
     for name in ("variant", "suits", "seed"):
         if spec.get(name) is None:  # null would otherwise fall back to a default
             raise SettingsError(f"a game needs {name!r}")
@@ -46,19 +48,21 @@ def _step(game: Game, raw: Any) -> dict[str, Any]:
     return {**_view(game), "ok": True}
 
 
+def replay_line(line: str) -> dict[str, Any]:
+    """The output of one input line: the replay, or {"error": ...} when the line is not a game."""
+    try:
+        return replay_game(json.loads(line))
+    except (ValueError, RecursionError):
+        return {"error": "not valid JSON"}
+    except EngineError as err:
+        return {"error": err.reason}
+
+
 def replay_lines(lines: Iterable[str]) -> Iterator[str]:
     """One output line per input line, in order; a line that is not a game gives {"error": ...}."""
     for line in lines:
-        if not line.strip():
-            continue
-        try:
-            spec = json.loads(line)
-            out = replay_game(spec)
-        except (ValueError, RecursionError):
-            out = {"error": "not valid JSON"}
-        except EngineError as err:
-            out = {"error": err.reason}
-        yield json.dumps(out, separators=(",", ":"))
+        if line.strip():
+            yield json.dumps(replay_line(line), separators=(",", ":"))
 
 
-__all__ = ["BadMoveError", "replay_game", "replay_lines"]
+__all__ = ["BadMoveError", "replay_game", "replay_line", "replay_lines"]

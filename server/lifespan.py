@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 from collections.abc import AsyncIterator, Callable
 
 from litestar import Litestar
@@ -15,8 +14,10 @@ from .config import Config
 from .core import Core
 from .fairplay.limits import Limiter
 from .fairplay.store import address_key
+from .lib.tokens import new_token
 from .operations.collector import tune_gc
 from .play.runtime import Play
+from .storage.available import wait_for_database
 from .storage.embedded import Embedded
 from .storage.migrations import migrate
 from .storage.pool import connection, create_pool
@@ -35,6 +36,7 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             database_url = config.database_url
             if database_url is None:
                 database_url = await asyncio.to_thread(embedded.postgres_url)
+            await wait_for_database(database_url)  # started beside it, the server may be first
             redis_url = config.redis_url
             if redis_url is None:
                 redis_url = await asyncio.to_thread(embedded.redis_url)
@@ -44,7 +46,7 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             redis = Redis.from_url(redis_url)
             admin = config.admin_token
             if admin is None:
-                admin = secrets.token_urlsafe(24)
+                admin = new_token(24)
                 print(f"ADMIN_TOKEN={admin}  (generated; set ADMIN_TOKEN to choose one)", flush=True)
             core = Core(config=config, db=pool, redis=redis, admin_token=admin)
             boards = Boards(redis, config.redis_prefix)

@@ -3,14 +3,33 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
+import signal
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.client import Api
-from tests.serverproc import ServerProcess
+from tests.serverproc import ServerProcess, marked_processes
 from tests.services import create_database, drop_database, postgres_server, redis_server, unique_name, with_database
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_process_left_behind() -> Iterator[None]:
+    """After the run, no process a test server started (its solver workers included) still runs.
+    Those found are ended, and the run fails."""
+    yield
+    if not Path("/proc/self/environ").exists():
+        return
+    deadline = time.monotonic() + 15  # a stopped server's workers end within moments
+    while (left := marked_processes()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"processes left running by the test servers: {left}"
 
 
 @pytest.fixture(scope="session")

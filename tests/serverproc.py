@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -13,6 +14,9 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
+# Every server this test run starts carries this in its environment, and so do the processes it
+# starts (the solver's workers): what carries it after the run was left behind (see conftest.py).
+RUN_MARK = ("SPIDERTOUR_TEST_RUN", secrets.token_hex(8))
 
 
 def free_port() -> int:
@@ -55,6 +59,7 @@ class ServerProcess:
             "REDIS_URL": self.redis_url,
             "ADMIN_TOKEN": self.admin_token,
             "PORT": str(self.port),
+            RUN_MARK[0]: RUN_MARK[1],
             **self.extra_env,
         }
         env = {k: v for k, v in env.items() if v != ""}  # "" in env: leave that variable out
@@ -91,3 +96,48 @@ class ServerProcess:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """(state, parent pid) of a process from /proc, None when it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    return fields[0], int(fields[1])
+
+
+def running(pid: int) -> bool:
+    """The process exists and is not a zombie (an exited child nobody has reaped holds no CPU)."""
+    stat = _stat(pid)
+    return stat is not None and stat[0] not in ("Z", "X")
+
+
+def _pids() -> list[int]:
+    return [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()]
+
+
+def descendants(pid: int) -> set[int]:
+    """Every running process below ``pid`` (children, their children, ...)."""
+    parents = {p: stat[1] for p in _pids() if (stat := _stat(p)) is not None and stat[0] not in ("Z", "X")}
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {p for p, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def marked_processes() -> list[int]:
+    """Running processes started by this test run's servers (RUN_MARK in their environment)."""
+    mark = f"{RUN_MARK[0]}={RUN_MARK[1]}".encode()
+    found = []
+    for pid in _pids():
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes()
+        except OSError:
+            continue
+        if mark in environ.split(b"\0") and running(pid):
+            found.append(pid)
+    return found

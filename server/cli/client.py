@@ -80,7 +80,11 @@ def admin_call(
             detail = r.text
         print(f"error {r.status_code}: {detail}", file=sys.stderr)
         return 1, None
-    return 0, r.json()
+    try:
+        return 0, r.json()
+    except ValueError:  # not the server (a proxy's page, say): nothing to show
+        print(f"error: {url} answered {r.status_code} but not in JSON: is it a spidertour server?", file=sys.stderr)
+        return 1, None
 
 
 def show(rc: int, answer: Any) -> int:

@@ -7,14 +7,28 @@ import sys
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
+import msgspec
+
+from ..tournaments.messages import ScheduleCreate
 from .args import an_id
 from .client import add_server_options, admin_call, show
 
 EVERY = {"hour": 60, "day": 1440, "week": 10080}
 
 
+def every_range() -> tuple[int, int]:
+    """The schedule's period in minutes, at least and at most, as the server accepts it."""
+    info = msgspec.inspect.type_info(ScheduleCreate)
+    assert isinstance(info, msgspec.inspect.StructType)
+    (every,) = (f.type for f in info.fields if f.name == "every_minutes")
+    assert isinstance(every, msgspec.inspect.IntType) and every.ge is not None and every.le is not None
+    return every.ge, every.le
+
+
 def first_occurrence(at: str, every_minutes: int, now: datetime | None = None) -> datetime:
     """The next time at ``HH:MM`` UTC (for an hourly schedule only the minutes count)."""
+    if every_minutes < 1:
+        raise ValueError(f"a schedule repeats every minute at most often, not every {every_minutes}")
     now = now or datetime.now(UTC)
     clock = time.fromisoformat(at)
     if every_minutes < 1440:
@@ -28,12 +42,16 @@ def first_occurrence(at: str, every_minutes: int, now: datetime | None = None) -
 
 def run_schedule_create(args: argparse.Namespace) -> int:
     every = EVERY.get(args.every) if args.every in EVERY else None
+    least, most = every_range()
     if every is None:
-        text = args.every.rstrip("m")
-        if not text.isdecimal():
+        text = args.every.removesuffix("m")
+        if not (text.isascii() and text.isdecimal()):
             print("error: --every is hour, day, week or a number of minutes (e.g. 30m)", file=sys.stderr)
             return 2
         every = int(text)
+        if not least <= every <= most:
+            print(f"error: --every is from {least} to {most} minutes, not {every}", file=sys.stderr)
+            return 2
     try:
         first = datetime.fromisoformat(args.first) if args.first else first_occurrence(args.at, every)
     except ValueError as err:

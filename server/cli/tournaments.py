@@ -69,6 +69,9 @@ def run_edit(args: argparse.Namespace) -> int:
         except ValueError as err:
             print(f"error: --settings is not JSON: {err}", file=sys.stderr)
             return 2
+        except RecursionError:
+            print("error: --settings is not JSON: nested too deeply", file=sys.stderr)
+            return 2
     if not body:
         print("error: nothing to change: give --name, --opens-at, --closes-at, --settings or --seed", file=sys.stderr)
         return 2

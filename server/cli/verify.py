@@ -215,6 +215,8 @@ def _game(number: int, text: str, seed: str, settings: dict[str, Any]) -> GameCh
         line = json.loads(text)
     except ValueError:
         return _unreadable(number, "not valid JSON")
+    except RecursionError:
+        return _unreadable(number, "not valid JSON (nested too deeply)")
     if not isinstance(line, dict):
         return _unreadable(number, "not a JSON object")
     moves = line.get("moves", [])

@@ -8,8 +8,13 @@ import hmac
 import secrets
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
+def new_token(nbytes: int = 32) -> str:
+    """A fresh random token (URL-safe base64 of ``nbytes`` random bytes). Never one that starts with
+    ``-``, which a command line would read as an option (``--admin-token -x...``)."""
+    while True:
+        token = secrets.token_urlsafe(nbytes)
+        if not token.startswith("-"):
+            return token
 
 
 def token_hash(token: str) -> bytes:

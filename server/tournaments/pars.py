@@ -11,8 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import secrets
+import socket
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
 from typing import Any, cast
 
 import asyncpg
@@ -27,6 +33,8 @@ from . import store
 log = logging.getLogger("spidertour.solver")
 
 PAR_PACE = DEFAULT_PACE  # seconds a move: the par's score is the line played at this pace
+PAR_LEASE = 60.0  # seconds a claim on a par's work lasts unless renewed (renewed every third of it)
+STOP_WAIT = 10.0  # seconds the server waits at shutdown for its worker processes to be gone
 
 
 def solve_job(settings: dict[str, Any], seed: str, seconds: float, pace: float = PAR_PACE) -> dict[str, Any]:
@@ -52,28 +60,72 @@ class NoWinnableDeal(Exception):
     """Certification found no deal the solver wins within its budget."""
 
 
+def watch_lifeline(lifeline: Connection) -> None:
+    """Run in the worker process at its start: end it as soon as the server's end of the lifeline
+    closes, which is when the server stops its pool or exits in any way (SIGKILL included), even in
+    the middle of a solve."""
+
+    def watch() -> None:
+        try:
+            while True:
+                lifeline.recv_bytes()
+        except (EOFError, OSError):
+            pass
+        os._exit(0)
+
+    threading.Thread(target=watch, name="lifeline", daemon=True).start()
+
+
 class SolverPool:
-    """One worker process, started on first use; jobs queue for it one at a time."""
+    """One worker process, started on first use; jobs queue for it one at a time. The worker lives
+    no longer than the pool (see ``watch_lifeline``); a pool whose worker died is started afresh."""
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
+        self._lifeline: Connection | None = None  # the server's end; the workers watch the other
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             # forkserver: the worker does not inherit the server's threads, sockets and event loop
             context = multiprocessing.get_context("forkserver")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+            theirs, ours = context.Pipe(duplex=False)
+            self._lifeline = ours
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=watch_lifeline, initargs=(theirs,)
+            )
         return self._executor
 
     async def solve(self, settings: dict[str, Any], seed: str, seconds: float) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), solve_job, settings, seed, seconds)
+        executor = self._pool()
+        try:
+            return await loop.run_in_executor(executor, solve_job, settings, seed, seconds)
+        except BrokenProcessPool:
+            if self._executor is executor:
+                log.warning("the solver's worker process died; a new one starts with the next job")
+                self.close()
+            raise
 
-    def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+    def close(self) -> ProcessPoolExecutor | None:
+        """Stop the pool: queued jobs are cancelled and the workers end at once, a job running or
+        not. Returns the stopped executor (``stop`` waits for its processes), or None."""
+        executor, lifeline = self._executor, self._lifeline
+        self._executor = self._lifeline = None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+        if lifeline is not None:
+            lifeline.close()
+        return executor
+
+    async def stop(self, timeout: float = STOP_WAIT) -> None:
+        """``close``, then wait (at most ``timeout`` seconds) until its worker processes are gone."""
+        executor = self.close()
+        if executor is not None:
+            try:
+                await asyncio.wait_for(asyncio.to_thread(executor.shutdown, wait=True), timeout)
+            except TimeoutError:
+                log.warning("the solver's worker processes did not end within %g s", timeout)
 
 
 async def certify(
@@ -99,15 +151,64 @@ async def certify(
     )
 
 
-async def work_out_pars(db: asyncpg.Pool, pool: SolverPool, seconds: float) -> int:
-    """The par of every finished tournament that has none yet (a few at a time). Returns how many."""
+def claimant() -> str:
+    """A server, as its claims on pars name it: host and process, and a random part so that a server
+    restarted with the same process id (in a container, say) is not taken for its crashed self."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+async def work_out_pars(
+    db: asyncpg.Pool, pool: SolverPool, seconds: float, me: str | None = None, lease: float = PAR_LEASE
+) -> int:
+    """The par of every finished tournament that has none yet (a few at a time). Returns how many.
+
+    Each is claimed first (``store.claim_par``), so that of all the processes serving one database
+    only one solves it; the claim is renewed while the solve runs, given up if it fails or is
+    cancelled, and taken over by another process when it runs out (its process crashed)."""
+    me = me or claimant()
     done = 0
     for row in await store.finished_without_par(db):
-        par = await pool.solve(row["settings"], row["seed"], seconds)
-        if await store.save_par(db, row["id"], par):
+        tid = row["id"]
+        starts = await store.claim_par(db, tid, me, lease)
+        if starts is None:
+            continue  # worked out already, or under way elsewhere
+        log.info("solving the par of tournament %s (solve %d of it)", tid, starts)
+        try:
+            par = await solve_claimed(db, pool, row, seconds, me, lease)
+        except BaseException:
+            await _release(db, tid, me)
+            raise
+        if await store.save_par(db, tid, par):
             done += 1
-            log.info("par of tournament %s: %s, %s", row["id"], par["outcome"], par["final_score"])
+            log.info("par of tournament %s: %s, %s", tid, par["outcome"], par["final_score"])
     return done
+
+
+async def solve_claimed(
+    db: asyncpg.Pool, pool: SolverPool, row: asyncpg.Record, seconds: float, me: str, lease: float
+) -> dict[str, Any]:
+    """Solve a claimed par, renewing the claim every third of its lease until the solve ends."""
+    job = asyncio.ensure_future(pool.solve(row["settings"], row["seed"], seconds))
+    try:
+        while True:
+            done, _ = await asyncio.wait({job}, timeout=lease / 3)
+            if done:
+                return job.result()
+            try:
+                if not await store.renew_par_claim(db, row["id"], me, lease):
+                    log.warning("the claim on the par of tournament %s was taken over", row["id"])
+            except (OSError, asyncpg.PostgresError):
+                log.warning("renewing the claim on the par of tournament %s failed", row["id"])
+    finally:
+        job.cancel()
+
+
+async def _release(db: asyncpg.Pool, tournament_id: int, me: str) -> None:
+    """Give up a claim (best effort, briefly: a claim not given up runs out by itself)."""
+    try:
+        await asyncio.wait_for(store.release_par_claim(db, tournament_id, me), 2)
+    except (OSError, TimeoutError, asyncpg.PostgresError):
+        log.warning("could not give up the claim on the par of tournament %s; it runs out", tournament_id)
 
 
 class Pars:
@@ -118,6 +219,7 @@ class Pars:
         self.db = db
         self.seconds = seconds
         self.solver = SolverPool()
+        self.me = claimant()
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -128,17 +230,18 @@ class Pars:
 
     async def _pars(self) -> None:
         try:
-            await work_out_pars(self.db, self.solver, self.seconds)
+            await work_out_pars(self.db, self.solver, self.seconds, self.me)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.warning("working out a par failed; it is tried again later", exc_info=True)
 
     async def close(self) -> None:
+        """Cancel the job (giving up its claim) and stop the worker processes, a solve running or not."""
         if self.task is not None:
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
-        self.solver.close()
+        await self.solver.stop()
 
 
 def pars_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Pars:

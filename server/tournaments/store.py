@@ -116,8 +116,48 @@ async def finished_without_par(db: asyncpg.Pool, limit: int = 5) -> list[asyncpg
         """SELECT t.id, t.settings, t.seed FROM tournaments t
             WHERE t.finished_at IS NOT NULL
               AND NOT EXISTS (SELECT 1 FROM pars pr WHERE pr.tournament_id = t.id)
+              AND NOT EXISTS (SELECT 1 FROM par_claims c WHERE c.tournament_id = t.id AND c.expires_at > now())
             ORDER BY t.finished_at DESC LIMIT $1""",
         limit,
+    )
+
+
+async def claim_par(db: Db, tournament_id: int, claimant: str, lease: float) -> int | None:
+    """Claim the work of a par for ``lease`` seconds: the claim's count of solve starts, or None when
+    the par is worked out already or another process holds an unexpired claim (an expired one is taken
+    over). Nothing is ever released after the par is saved: its row stops any later claim."""
+    return await db.fetchval(  # type: ignore[no-any-return]
+        """INSERT INTO par_claims (tournament_id, claimed_by, expires_at)
+           SELECT $1, $2, now() + make_interval(secs => $3)
+            WHERE NOT EXISTS (SELECT 1 FROM pars WHERE tournament_id = $1)
+           ON CONFLICT (tournament_id) DO UPDATE
+              SET claimed_by = excluded.claimed_by, expires_at = excluded.expires_at, starts = par_claims.starts + 1
+            WHERE par_claims.expires_at <= now()
+           RETURNING starts""",
+        tournament_id,
+        claimant,
+        lease,
+    )
+
+
+async def renew_par_claim(db: Db, tournament_id: int, claimant: str, lease: float) -> bool:
+    """Extend one's own claim by ``lease`` seconds from now; False when it is no longer one's own."""
+    status = await db.execute(
+        """UPDATE par_claims SET expires_at = now() + make_interval(secs => $3)
+            WHERE tournament_id = $1 AND claimed_by = $2""",
+        tournament_id,
+        claimant,
+        lease,
+    )
+    return status.endswith(" 1")
+
+
+async def release_par_claim(db: Db, tournament_id: int, claimant: str) -> None:
+    """Give up one's own claim (a solve cancelled or failed): any process may claim the par at once."""
+    await db.execute(
+        "UPDATE par_claims SET expires_at = now() WHERE tournament_id = $1 AND claimed_by = $2",
+        tournament_id,
+        claimant,
     )
 
 

@@ -217,30 +217,63 @@ def test_replay_lines_one_output_line_per_game_in_order() -> None:
     assert [o["steps"][0]["time_left"] for o in out] == [599, 598, 597]
 
 
-def test_replay_command_exit_status_zero_whatever_the_games() -> None:
-    move = first_move()
-    lines = [
-        json.dumps(spec([move, {"type": "jump"}, {"type": "end", "t": 30.5}])),
-        "garbage",
-        json.dumps({"variant": "spider", "suits": 3, "seed": "x"}),
-        json.dumps({"variant": "curds_and_whey", "suits": 4, "seed": "Ünïcødé ♠", "moves": [{"type": "end"}]}),
-    ]
-    proc = subprocess.run(
+def engine_replay(text: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [sys.executable, "-m", "spidertour.engine", "replay"],
-        input="\n".join(lines) + "\n",
+        input=text,
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=60,
         check=False,
     )
-    assert proc.returncode == 0, proc.stderr
+
+
+def test_replay_command_exit_status_zero_whatever_the_games_held() -> None:
+    move = first_move()
+    lines = [
+        json.dumps(spec([move, {"type": "jump"}, {"type": "end", "t": 30.5}])),
+        json.dumps({"variant": "curds_and_whey", "suits": 4, "seed": "Ünïcødé ♠", "moves": [{"type": "end"}]}),
+    ]
+    proc = engine_replay("\n".join(lines) + "\n")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     out = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert len(out) == 4
+    assert len(out) == 2
     assert [s["ok"] for s in out[0]["steps"]] == [True, False, True]
     assert out[0]["final_score"] == out[0]["steps"][-1]["score"]  # no sequences: no time bonus
-    assert "error" in out[1] and "error" in out[2]
-    assert out[3]["final_score"] == 0 and out[3]["steps"][0]["time_left"] == 600
+    assert out[1]["final_score"] == 0 and out[1]["steps"][0]["time_left"] == 600
+
+
+def test_replay_command_exit_status_two_when_a_line_is_not_a_game() -> None:
+    lines = [
+        json.dumps(spec([{"type": "end", "t": 1}])),
+        "garbage",
+        json.dumps({"variant": "spider", "suits": 3, "seed": "x"}),
+        "",
+        "[" * 100_000,
+    ]
+    proc = engine_replay("\n".join(lines) + "\n")
+    assert proc.returncode == 2
+    assert proc.stderr == "error: line 2 is not a game: not valid JSON (and 2 more line(s) not games)\n"
+    out = [json.loads(line) for line in proc.stdout.splitlines()]  # every line still answered, in order
+    assert len(out) == 4 and out[0]["final_score"] == 0 and all(set(o) == {"error"} for o in out[1:])
+
+
+def test_spidertour_replay_of_a_servers_error_answer_fails() -> None:
+    """`curl -s .../par | spidertour replay` before the finish pipes a 403: that is said, not replayed."""
+    detail = "the par is published when the tournament is finished"
+    proc = subprocess.run(
+        [str(SPIDERTOUR), "replay"],
+        input=json.dumps({"status_code": 403, "detail": detail}) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr == f"error: line 1 is not a game: the server's error answer 403: {detail}\n"
+    assert json.loads(proc.stdout) == {"error": f"the server's error answer 403: {detail}"}
 
 
 def test_spidertour_replay_matches_the_engine() -> None:

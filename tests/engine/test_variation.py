@@ -323,7 +323,7 @@ def test_python_m_engine_replay_with_entry() -> None:
         timeout=60,
         check=False,
     )
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 2 and proc.stderr == "error: line 2 is not a game: a game needs 'variant'\n"
     first, second = [json.loads(line) for line in proc.stdout.splitlines()]
     assert (
         first["initial"]["columns"]

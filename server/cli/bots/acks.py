@@ -23,11 +23,15 @@ async def check_acks(path: str, database_url: str) -> tuple[int, list[str]]:
                     rec = json.loads(line)
                     key = (int(rec["entry_id"]), int(rec["n"]))
                     item = {"seq": int(rec["seq"]), "move": rec["move"]}
+                except RecursionError:
+                    raise BotError(f"{path}:{i}: not an acknowledgement line (nested too deeply)") from None
                 except (ValueError, KeyError, TypeError) as err:
                     raise BotError(f"{path}:{i}: not an acknowledgement line ({err})") from err
                 if key in logged and logged[key] != item:
                     problems.append(f"entry {key[0]} move {key[1]} was acknowledged twice, differently")
                 logged[key] = item
+    except UnicodeDecodeError:
+        raise BotError(f"{path}: not an acknowledgement log (not UTF-8 text)") from None
     except OSError as err:
         raise BotError(f"cannot read {path}: {err.strerror}") from err
     try:

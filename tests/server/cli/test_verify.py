@@ -157,6 +157,16 @@ def test_a_missing_or_broken_game_fails(api: Api, server: Any, finished: dict[st
     assert "replays: 2 game(s) for 3 entrants" in problems
 
 
+def test_a_replays_file_nested_too_deeply_fails_in_one_line(
+    server: Any, finished: dict[str, Any], tmp_path: Path
+) -> None:
+    path = tmp_path / "deep.jsonl"
+    path.write_text("[" * 100_000 + "\n")
+    done = spidertour("verify", "--server", server.url, "--replays", str(path), str(finished["tournament"]["id"]))
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stdout + done.stderr
+    assert "replay line 1: not valid JSON (nested too deeply)" in done.stdout
+
+
 def test_a_wrong_commitment_or_standings_fail(server: Any, finished: dict[str, Any]) -> None:
     tour, replays, standings = fetch(server.url, finished["tournament"]["id"])
     assert verify_data(tour, replays, standings).ok
