@@ -14,7 +14,7 @@ import httpx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.faults.fuzzing import FUZZ, SEED, Guard, ints, values
+from tests.fuzz.fuzzing import FUZZ, SEED, Guard, ints, values
 
 
 def test_fuzz_http(guard: Guard) -> None:

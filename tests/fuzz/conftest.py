@@ -1,4 +1,4 @@
-"""Fixtures of the fault tests: a server of their own for the fuzzers."""
+"""Fixtures of the fuzz tests: a server of their own."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.faults.fuzzing import Guard
+from tests.fuzz.fuzzing import Guard
 from tests.faults.helpers import start_server
 from tests.serverproc import ServerProcess
 from tests.services import create_database, drop_database, unique_name, with_database

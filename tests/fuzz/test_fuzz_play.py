@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.faults.fuzzing import FUZZ, Guard, check_answer, frames
+from tests.fuzz.fuzzing import FUZZ, Guard, check_answer, frames
 
 # ------------------------------------------------------------------------------------ the tests
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from tests.faults.fuzzing import FUZZ, Guard, frames
+from tests.fuzz.fuzzing import FUZZ, Guard, frames
 
 
 def test_fuzz_watch_socket(guard: Guard) -> None:
