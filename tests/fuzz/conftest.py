@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.fuzz.fuzzing import Guard
 from tests.faults.helpers import start_server
+from tests.fuzz.fuzzing import Guard
 from tests.serverproc import ServerProcess
 from tests.services import create_database, drop_database, unique_name, with_database
 
