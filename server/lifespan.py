@@ -9,7 +9,6 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 
 from litestar import Litestar
-from redis.asyncio import Redis
 
 from .config import Config
 from .core import Core
@@ -20,6 +19,7 @@ from .play.runtime import Play
 from .storage.embedded import Embedded
 from .storage.migrations import migrate
 from .storage.pool import create_pool
+from .storage.redis_client import connect
 from .tournaments.clock import run_clock
 from .tournaments.pars import Pars
 from .watch.boards import Boards
@@ -41,7 +41,7 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             pool = await create_pool(database_url, config.pool_size)
             async with pool.acquire() as conn:
                 await migrate(conn)
-            redis = Redis.from_url(redis_url)
+            redis = connect(redis_url)
             admin = config.admin_token
             if admin is None:
                 admin = secrets.token_urlsafe(24)
@@ -52,6 +52,7 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             limiter = Limiter(redis, config.redis_prefix, config.proxies, key)
             play = Play(pool, config, boards.hub.process_id)
             boards.hub.on_takeover = play.taken_over_elsewhere
+            boards.hub.on_stop = play.stopped_elsewhere
             pars = Pars(pool, config.solver_seconds)
             app.state.update(core=core, boards=boards, limiter=limiter, play=play, pars=pars)
             boards.start()

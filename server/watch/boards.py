@@ -2,23 +2,29 @@
 to every process's watchers. Every other part tells it of a changed entry with ``publish``.
 
 Redis failing never stops play: PostgreSQL has the truth, and a board that missed a write is
-marked stale and rebuilt from PostgreSQL by the clock's next sweep (``rebuild_missing``).
+marked stale and rebuilt from PostgreSQL by the clock's next sweep (``rebuild_missing``). Every
+method here takes any of ``REDIS_FAILURES`` as Redis being unavailable, counts it and goes on.
+
+Once a tournament is over its keys expire (``finished``); ``expire_over`` gives a lifetime to any
+that missed it (Redis unavailable at the finish, or keys written by an older server).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any, cast
 
 import asyncpg
 from litestar.connection import ASGIConnection
 from redis.asyncio import Redis
-from redis.exceptions import RedisError
 
 from ..lib.batch import Batcher
 from ..operations.metrics import REDIS_ERRORS
+from ..storage.redis_client import REDIS_FAILURES
+from . import store
 from .hub import Hub
-from .leaderboard import Leaderboard
+from .leaderboard import FINISHED_SECONDS, PARTS, Leaderboard
 from .messages import Row
 
 log = logging.getLogger("spidertour")
@@ -46,7 +52,7 @@ class Boards:
         try:
             if not await self.writes.submit((tournament_id, ordinal, row)):
                 self.stale.add(tournament_id)
-        except RedisError:
+        except REDIS_FAILURES:
             REDIS_ERRORS.inc()
             log.warning("leaderboard write failed for tournament %s", tournament_id)
             self.stale.add(tournament_id)
@@ -60,11 +66,59 @@ class Boards:
             try:
                 if not all(await self.board.record_many(part)):
                     self.stale.add(tournament_id)
-            except RedisError:
+            except REDIS_FAILURES:
                 REDIS_ERRORS.inc()
                 self.stale.add(tournament_id)
         for _, row in items:
             self.hub.changed(tournament_id, row)
+
+    async def finished(self, tournament_id: int) -> None:
+        """PostgreSQL holds the tournament's final standings now: its board expires."""
+        try:
+            await self.board.expire(tournament_id)
+        except REDIS_FAILURES:
+            REDIS_ERRORS.inc()
+            log.warning("Redis unavailable: the board of finished tournament %s expires later", tournament_id)
+
+    async def keep_finished(self, db: asyncpg.Pool, tournament_id: int) -> None:
+        """A finished tournament's standings changed (an entry disqualified after the finish): its
+        board, gone once it expired, is rebuilt for the updates its watchers are sent, and expires again."""
+        try:
+            await self.board.ensure(db, tournament_id)
+            await self.board.expire(tournament_id)
+        except REDIS_FAILURES:
+            REDIS_ERRORS.inc()
+
+    async def expire_over(self, db: asyncpg.Pool) -> int:
+        """Give a lifetime to the boards of tournaments that are over but whose keys have none.
+        Returns how many keys were given one (0 when Redis is unavailable)."""
+        pattern = re.sub(r"([*?\[\]\\])", r"\\\1", self.board.prefix) + ":{t:*}:*"
+        found: dict[int, list[bytes]] = {}
+        try:
+            async for key in self.redis.scan_iter(match=pattern, count=1000):
+                tid, part = _parse_key(key, self.board.prefix)
+                if tid is not None and part in PARTS:
+                    found.setdefault(tid, []).append(key)
+            over = await store.over(db, sorted(found)) if found else []
+            keys = [key for tid in over for key in found[tid]]
+            if not keys:
+                return 0
+            pipe = self.redis.pipeline(transaction=False)
+            for key in keys:
+                pipe.ttl(key)
+            ttls = await pipe.execute()
+            lasting = [key for key, ttl in zip(keys, ttls, strict=True) if ttl == -1]
+            pipe = self.redis.pipeline(transaction=False)
+            for key in lasting:
+                pipe.expire(key, FINISHED_SECONDS)
+            await pipe.execute()
+        except REDIS_FAILURES:
+            REDIS_ERRORS.inc()
+            log.warning("Redis unavailable: boards of finished tournaments expire later")
+            return 0
+        if lasting:
+            log.info("%d keys of finished tournaments given a lifetime", len(lasting))
+        return len(lasting)
 
     def status_changed(self, tournament_id: int, status: str) -> None:
         """Tell every watcher of the tournament its new status."""
@@ -74,14 +128,14 @@ class Boards:
         """The tournament ranks nobody now (cancelled): its board goes."""
         try:
             await self.board.drop(tournament_id)
-        except RedisError:
+        except REDIS_FAILURES:
             REDIS_ERRORS.inc()
 
     async def disqualified(self, tournament_id: int, row: Row | None, entry_id: int) -> None:
         """An entry leaves the board; its watchers see it marked disqualified."""
         try:
             await self.board.remove(tournament_id, entry_id)
-        except RedisError:
+        except REDIS_FAILURES:
             REDIS_ERRORS.inc()
             self.stale.add(tournament_id)
         if row is not None:
@@ -98,7 +152,7 @@ class Boards:
         """Rebuild the boards of these tournaments that Redis lost or that missed a write.
 
         A stale flag goes only with its own rebuild: one that fails is tried again next time.
-        Raises RedisError when Redis is out of reach.
+        Raises one of ``REDIS_FAILURES`` when Redis is out of reach.
         """
         pipe = self.redis.pipeline(transaction=False)
         for tid in active:
@@ -109,9 +163,18 @@ class Boards:
             self.stale.discard(tid)
             try:
                 await self.board.rebuild(db, tid)
-            except RedisError:
+            except REDIS_FAILURES:
                 self.stale.add(tid)
                 raise
+
+
+def _parse_key(key: bytes, prefix: str) -> tuple[int | None, str]:
+    """``PREFIX:{t:ID}:part`` -> (ID, part); (None, "") for any other key."""
+    head = f"{prefix}:{{t:".encode()
+    if not key.startswith(head):
+        return None, ""
+    tid, _, part = key[len(head) :].partition(b"}:")
+    return (int(tid), part.decode(errors="replace")) if tid.isdigit() else (None, "")
 
 
 def boards_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Boards:

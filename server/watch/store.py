@@ -24,9 +24,45 @@ async def board_rows(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Recor
     return await db.fetch(f"{BOARD_SQL} WHERE e.tournament_id = $1 AND e.disqualified IS NULL", tournament_id)
 
 
+# The live ranking as PostgreSQL computes it: what the Redis board holds, for when Redis is unavailable.
+LIVE_SQL = f"""
+    SELECT * FROM (SELECT row_number() OVER (ORDER BY {RANK_ORDER}) AS rank, e.id, e.ordinal, p.name AS player,
+                          e.status, e.score, e.final_score, e.time_left, e.deadline
+                     FROM entries e JOIN players p ON p.id = e.player_id
+                    WHERE e.tournament_id = $1 AND e.disqualified IS NULL) ranked"""
+
+
+async def live_rows(db: asyncpg.Pool, tournament_id: int, offset: int, limit: int) -> list[asyncpg.Record]:
+    """A page of the live standings from PostgreSQL (while Redis is unavailable)."""
+    return await db.fetch(f"{LIVE_SQL} ORDER BY rank OFFSET $2 LIMIT $3", tournament_id, offset, limit)
+
+
+async def live_rank(db: asyncpg.Pool, tournament_id: int, entry_id: int) -> int | None:
+    """An entry's live rank from PostgreSQL (None: not ranked), while Redis is unavailable."""
+    rank: int | None = await db.fetchval(f"SELECT rank FROM ({LIVE_SQL}) r WHERE id = $2", tournament_id, entry_id)
+    return rank
+
+
+async def live_count(db: asyncpg.Pool, tournament_id: int) -> int:
+    """Entries ranked live (not disqualified), from PostgreSQL."""
+    return int(
+        await db.fetchval(
+            "SELECT count(*) FROM entries WHERE tournament_id = $1 AND disqualified IS NULL", tournament_id
+        )
+    )
+
+
 async def active_tournaments(db: asyncpg.Pool) -> list[int]:
     """Tournaments whose leaderboards live in Redis: not finished, and open or closing."""
     rows = await db.fetch("SELECT id FROM tournaments WHERE finished_at IS NULL AND opens_at <= now()")
+    return [r["id"] for r in rows]
+
+
+async def over(db: asyncpg.Pool, tournament_ids: list[int]) -> list[int]:
+    """Those of these tournaments that are over (finished or cancelled)."""
+    rows = await db.fetch(
+        "SELECT id FROM tournaments WHERE id = ANY($1::bigint[]) AND finished_at IS NOT NULL", tournament_ids
+    )
     return [r["id"] for r in rows]
 
 

@@ -4,9 +4,12 @@
         ...                                       # connect to 127.0.0.1:proxy.port
         proxy.cut()       # every connection through it is closed; new ones are refused
         proxy.restore()   # listening again on the same port
+        proxy.reset()     # every connection through it is reset (RST); new ones are let through
 
 While cut, the port is closed, so a client gets "connection refused" at once, as when the
-server behind it is down. ``TcpProxy.for_database(url)`` proxies a PostgreSQL URL, TCP or unix
+server behind it is down. ``reset`` is a network fault of the moment instead: each side of
+every open connection sees a reset, not a clean close, and the next connection works.
+``TcpProxy.for_database(url)`` proxies a PostgreSQL URL, TCP or unix
 socket (``?host=/dir``, as the embedded server gives), and ``proxy.url`` is the URL through it.
 """
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import struct
 import threading
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -67,6 +71,9 @@ class TcpProxy:
     def restore(self) -> None:
         self._call(self._listen())
 
+    def reset(self) -> None:
+        self._call(self._reset())
+
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self._call(self._cut())
@@ -95,6 +102,14 @@ class TcpProxy:
             await self.server.wait_closed()
             self.server = None
         for w in list(self.writers):
+            w.transport.abort()
+        self.writers.clear()
+
+    async def _reset(self) -> None:
+        for w in list(self.writers):
+            sock = w.get_extra_info("socket")
+            if sock is not None:  # linger 0: the close sends RST, not FIN
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             w.transport.abort()
         self.writers.clear()
 
