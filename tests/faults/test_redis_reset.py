@@ -137,6 +137,54 @@ async def test_a_storm_of_resets_while_bots_play(fresh_database_url: str, redis_
             await _drop_keys(redis_url, prefix)
 
 
+async def test_standings_answer_from_postgres_while_redis_is_cut(
+    fresh_database_url: str, redis_url: str, admin_token: str
+) -> None:
+    """Redis out of reach: the live leaderboard, around-me and the watch snapshot are PostgreSQL's,
+    ranked as the board ranks; registering and joining go on; the rebuild on demand says 503."""
+    target = urlsplit(redis_url)
+    prefix = unique_name("st")
+    with TcpProxy(target.hostname or "127.0.0.1", target.port or 6379) as proxy:
+        proc = start_server(fresh_database_url, f"redis://127.0.0.1:{proxy.port}{target.path}", admin_token, prefix)
+        try:
+            api = Api(proc.url, admin_token)
+            tid = api.create_tournament(name="redis cut", seed=SEED, variant="spider78", suits=2)["id"]
+            players = []
+            for i in range(3):
+                _, token = api.register(f"cut-{i}")
+                entry = api.join(tid, token)
+                player, _ = await Player.connect(proc.ws_url, entry["id"], token)
+                if i:  # the first never starts; the others do, the last one scores
+                    await player.start()
+                if i == 2:
+                    assert (await player.play(reveal_move(SEED)))["type"] == "result"
+                players.append(player)
+            path = f"/api/tournaments/{tid}/leaderboard"
+            last = players[-1]
+            around = f"{path}/around/{json.loads(last.received[0])['entry_id']}"
+            before = api.http.get(path).json()
+            near = api.http.get(around, params={"k": 1}).json()
+            assert [r["rank"] for r in before["rows"]] == [1, 2, 3] and before["rows"][0]["score"] == 25
+
+            proxy.cut()
+            during = api.http.get(path)
+            assert during.status_code == 200, during.text
+            assert during.json() == before
+            assert api.http.get(around, params={"k": 1}).json() == near
+            _, snapshot = await watcher(proc.ws_url, tid)
+            assert snapshot["top"] == before["rows"] and snapshot["entrants"] == 3
+            assert api.http.post(f"{path}/rebuild", headers=api.admin()).status_code == 503
+            _, token = api.register("cut-late")
+            assert api.join(tid, token)["id"]
+            assert (await last.request({"type": "ping"}))["type"] == "pong"
+            proxy.restore()
+            for player in players:
+                await player.close()
+        finally:
+            proc.stop()
+            await _drop_keys(redis_url, prefix)
+
+
 async def test_the_client_survives_a_reset_under_uvloop(redis_url: str) -> None:
     """What the server's client does on uvloop (which the server runs on): a command on a
     connection that was reset is tried again on a new one, so the caller sees no error."""
