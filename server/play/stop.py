@@ -1,8 +1,9 @@
 """Ending a game from outside: the organiser's End (a cancelled tournament, a disqualified entry).
 
-The player is told ``stopped`` wherever it is connected: at once on this process, and on every
-other one through Redis (``Hub.stopped``). With Redis unavailable, a connection on another
-process learns it at its next move, which the commit refuses (``why_stopped``).
+The player is told ``stopped`` wherever it is connected: at once on this process (``end_game``),
+and on every other one through Redis (``Hub.stopped``, which the caller sends for many entries at
+once). With Redis unavailable, a connection on another process learns it at its next move, which
+the commit refuses (``why_stopped``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import msgspec
 
 from spidertour.engine import End, GameOverError
 
-from ..watch.hub import Hub
 from . import store
 from .live import load
 from .runtime import Play
@@ -35,17 +35,11 @@ async def why_stopped(db: asyncpg.Pool, entry_id: int) -> str | None:
     return CANCELLED if cancelled else None if reason is None else disqualified(reason)
 
 
-async def tell_stopped(play: Play, hub: Hub, entry_id: int, why: str) -> None:
-    """Tell the entry's connection, on this process or any other, that the organiser ended its game."""
-    play.tell(entry_id, "stopped", why)
-    await hub.stopped(entry_id, why)
-
-
-async def end_game(db: asyncpg.Pool, play: Play, hub: Hub, entry_id: int, why: str) -> None:
+async def end_game(db: asyncpg.Pool, play: Play, entry_id: int, why: str) -> None:
     """End an entry's game now as its player's End would (an entry never started becomes absent).
 
     The entry is claimed first (a new epoch), so no connection, on any process, can commit a move
-    after this; its connection, wherever it is, is told why.
+    after this; a connection on this process is told why at once (the caller tells the others).
     """
     await store.mark_absent(db, entry_id)
     epoch = await store.claim(db, entry_id)
@@ -73,4 +67,4 @@ async def end_game(db: asyncpg.Pool, play: Play, hub: Hub, entry_id: int, why: s
                 game.time_left,
             )
             await store.record_moves(db, [record])
-    await tell_stopped(play, hub, entry_id, why)
+    play.tell(entry_id, "stopped", why)

@@ -168,10 +168,10 @@ class Feed:
 
     async def _run(self) -> None:
         """Tick until cancelled: no failure ends it. While Redis fails, the rows wait for a later tick
-        (the pause grows to a few seconds)."""
+        (the pause grows to two seconds)."""
         failures = 0
         while True:
-            await asyncio.sleep(FEED_SECONDS * (1 + min(failures, 8)))
+            await asyncio.sleep(FEED_SECONDS * (1 + min(failures, 7)))
             if not self.changed and self.status is None and not self.stale:
                 continue
             try:

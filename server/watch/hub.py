@@ -7,7 +7,7 @@
   (``feeds``), which coalesces them for its watchers.
 
 Neither loop ever ends but by ``stop``: a failure of Redis (of any kind: see
-``storage.redis_client``) is logged and tried again after a pause that grows to a few seconds.
+``storage.redis_client``) is logged and tried again after a pause that grows to two seconds.
 Rows that could not be published wait for the next tick; after the subscription was lost, every
 feed sends its watchers the standings as they are, since events published meanwhile are gone.
 """
@@ -33,7 +33,8 @@ from .messages import Row
 log = logging.getLogger("spidertour.hub")
 
 PUBLISH_SECONDS = 0.1
-BACKOFF_SECONDS = (0.25, 0.5, 1.0, 2.0, 4.0)  # pauses after 1, 2, 3... failures in a row
+BACKOFF_SECONDS = (0.25, 0.5, 1.0, 2.0)  # pauses after 1, 2, 3... failures in a row
+STOP_CHUNK = 1000  # entries named in one stop event at most
 
 
 class BoardEvent(msgspec.Struct):
@@ -49,9 +50,9 @@ _event_decoder = msgspec.json.Decoder(BoardEvent)
 
 
 class StopEvent(msgspec.Struct):
-    """The organiser ended an entry's game: its connection, on whichever process, is told why."""
+    """The organiser ended these entries' games: their connections, on whichever process, are told why."""
 
-    entry: int
+    entries: list[int]
     why: str
     origin: str  # the process that ended it (it told its own connection already)
 
@@ -98,10 +99,14 @@ class Hub:
         """Tell every process that a new connection now holds this entry."""
         await self._tell(self.takeover_channel, f"{entry_id} {self.process_id}".encode(), "takeover")
 
-    async def stopped(self, entry_id: int, why: str) -> None:
-        """Tell every other process that the organiser ended this entry's game (``on_stop`` there)."""
-        event = StopEvent(entry=entry_id, why=why, origin=self.process_id)
-        await self._tell(self.stop_channel, _encoder.encode(event), "stop")
+    async def stopped(self, entry_ids: list[int], why: str) -> bool:
+        """Tell every other process that the organiser ended these entries' games (``on_stop`` there).
+        False when Redis is unavailable."""
+        for start in range(0, len(entry_ids), STOP_CHUNK):
+            event = StopEvent(entries=entry_ids[start : start + STOP_CHUNK], why=why, origin=self.process_id)
+            if not await self._tell(self.stop_channel, _encoder.encode(event), "stop"):
+                return False
+        return True
 
     async def _tell(self, channel: str, data: bytes, what: str) -> bool:
         try:
@@ -176,6 +181,8 @@ class Hub:
                 log.warning("leaderboard subscription lost; reconnecting", exc_info=True)
             finally:
                 with contextlib.suppress(Exception):
+                    if pubsub.connection is not None:  # it goes back to the pool: not ours to watch
+                        pubsub.connection.deregister_connect_callback(self._reconnected)
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
             await asyncio.sleep(backoff(max(failures, 1)))
 
@@ -203,7 +210,8 @@ class Hub:
                 log.warning("ignored a malformed stop event")
                 return
             if self.on_stop is not None and stop.origin != self.process_id:
-                self.on_stop(stop.entry, stop.why)
+                for entry_id in stop.entries:
+                    self.on_stop(entry_id, stop.why)
             return
         try:
             event = _event_decoder.decode(data)

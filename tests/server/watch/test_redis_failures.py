@@ -64,6 +64,7 @@ async def _run(redis_url: str) -> list[str]:
                 for name, call in (
                     ("publish", boards.publish(TID, 1, row(score))),
                     ("takeover", boards.hub.takeover(1)),
+                    ("stopped", boards.hub.stopped([1], "why")),
                     ("limit", limiter.take(Limit("join", 60, 10, "joins"), b"address")),
                     ("disqualified", boards.disqualified(TID, None, 99)),
                     ("finished", boards.finished(TID + 1)),
@@ -82,10 +83,14 @@ async def _run(redis_url: str) -> list[str]:
                 problems.append(f"loops ended: {dead}")
         finally:
             await boards.stop()
-            keys = [key async for key in redis.scan_iter(match=f"{prefix}:*")]
-            if keys:
-                await redis.delete(*keys)
             await redis.aclose()
+    clean = Redis.from_url(redis_url)  # not through the proxy: its connections may be dead
+    try:
+        keys = [key async for key in clean.scan_iter(match=f"{prefix}:*")]
+        if keys:
+            await clean.delete(*keys)
+    finally:
+        await clean.aclose()
     return problems
 
 
