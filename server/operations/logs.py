@@ -69,6 +69,8 @@ async def log_exception(exc: Exception, scope: Scope) -> None:
     path = scope.get("path", "?")
     if isinstance(exc, HTTPException) and exc.status_code < 500:
         log.info("%s %s -> %d %s", method, path, exc.status_code, exc.detail)
+    elif isinstance(exc, HTTPException) and exc.status_code == 503:  # chosen: a backend out of reach
+        log.warning("%s %s -> %d %s", method, path, exc.status_code, exc.detail)
     elif isinstance(exc, RecursionError) or (isinstance(exc, ValueError) and "\x00" in path):
         log.info("%s %r -> 4xx %s", method, path, type(exc).__name__)
     else:

@@ -180,6 +180,7 @@ async def test_standings_answer_from_postgres_while_redis_is_cut(
             proxy.restore()
             for player in players:
                 await player.close()
+            assert "-> 500" not in proc.log_path.read_text()
         finally:
             proc.stop()
             await _drop_keys(redis_url, prefix)
