@@ -52,6 +52,7 @@ async def sweep_once(
     active = await watch_store.active_tournaments(db)
     try:
         await boards.rebuild_missing(db, active)
+        await boards.rewrite(db, active)
     except REDIS_FAILURES:
         REDIS_ERRORS.inc()
         log.warning("Redis unavailable: leaderboards will be rebuilt when it returns")

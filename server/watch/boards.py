@@ -25,7 +25,7 @@ from ..storage.redis_client import REDIS_FAILURES
 from . import store
 from .hub import Hub
 from .leaderboard import FINISHED_SECONDS, PARTS, Leaderboard
-from .messages import Row
+from .messages import Row, row_of
 
 log = logging.getLogger("spidertour")
 
@@ -36,6 +36,7 @@ class Boards:
         self.board = Leaderboard(redis, prefix)
         self.hub = Hub(redis, self.board, prefix)
         self.stale: set[int] = set()  # tournaments whose Redis board needs a rebuild
+        self.unwritten: dict[int, set[int]] = {}  # tournament -> entries whose last board write failed
         # Many rows, one round trip.
         self.writes: Batcher[tuple[int, int, Row], bool] = Batcher(
             self.board.record_many, max_batch=1000, concurrency=2
@@ -55,8 +56,23 @@ class Boards:
         except REDIS_FAILURES:
             REDIS_ERRORS.inc()
             log.warning("leaderboard write failed for tournament %s", tournament_id)
-            self.stale.add(tournament_id)
+            self._missed(tournament_id, [row.entry_id])
+        else:
+            self._written(tournament_id, row.entry_id)
         self.hub.changed(tournament_id, row)
+
+    def _missed(self, tournament_id: int, entry_ids: list[int]) -> None:
+        """These entries' rows on the board may be old: ``rewrite`` writes them again from PostgreSQL."""
+        self.stale.add(tournament_id)  # and the board itself may be gone (Redis restarted meanwhile)
+        self.unwritten.setdefault(tournament_id, set()).update(entry_ids)
+
+    def _written(self, tournament_id: int, entry_id: int) -> None:
+        if self.unwritten:
+            missed = self.unwritten.get(tournament_id)
+            if missed is not None:
+                missed.discard(entry_id)
+                if not missed:
+                    del self.unwritten[tournament_id]
 
     async def publish_many(self, tournament_id: int, items: list[tuple[int, Row]], chunk: int = 1000) -> None:
         """``publish`` for many rows of one tournament: the board in a few round trips, then the watchers
@@ -68,7 +84,7 @@ class Boards:
                     self.stale.add(tournament_id)
             except REDIS_FAILURES:
                 REDIS_ERRORS.inc()
-                self.stale.add(tournament_id)
+                self._missed(tournament_id, [row.entry_id for _, _, row in part])
         for _, row in items:
             self.hub.changed(tournament_id, row)
 
@@ -90,8 +106,8 @@ class Boards:
             REDIS_ERRORS.inc()
 
     async def expire_over(self, db: asyncpg.Pool) -> int:
-        """Give a lifetime to the boards of tournaments that are over but whose keys have none.
-        Returns how many keys were given one (0 when Redis is unavailable)."""
+        """Give a lifetime to the boards of tournaments that are over (or unknown to PostgreSQL) but
+        whose keys have none. Returns how many keys were given one (0 when Redis is unavailable)."""
         pattern = re.sub(r"([*?\[\]\\])", r"\\\1", self.board.prefix) + ":{t:*}:*"
         found: dict[int, list[bytes]] = {}
         try:
@@ -137,7 +153,7 @@ class Boards:
             await self.board.remove(tournament_id, entry_id)
         except REDIS_FAILURES:
             REDIS_ERRORS.inc()
-            self.stale.add(tournament_id)
+            self._missed(tournament_id, [entry_id])
         if row is not None:
             shown = Row(
                 entry_id=row.entry_id,
@@ -165,6 +181,28 @@ class Boards:
                 await self.board.rebuild(db, tid)
             except REDIS_FAILURES:
                 self.stale.add(tid)
+                raise
+
+    async def rewrite(self, db: asyncpg.Pool, active: list[int]) -> None:
+        """Write again, as PostgreSQL has them now, the rows of entries whose last board write failed
+        (a rebuild only adds what is missing), and take disqualified ones off. Only for these running
+        tournaments; the others' standings are PostgreSQL's. Raises one of ``REDIS_FAILURES`` when
+        Redis is out of reach (what was not written is tried again next time)."""
+        running = set(active)
+        for tid in list(self.unwritten):
+            ids = self.unwritten.pop(tid)
+            if tid not in running:
+                continue
+            try:
+                records = await store.entry_rows(db, tid, sorted(ids))
+                rows = [(tid, r["ordinal"], row_of(r)) for r in records if r["disqualified"] is None]
+                if rows:
+                    await self.board.record_many(rows)
+                for record in records:
+                    if record["disqualified"] is not None:
+                        await self.board.remove(tid, record["id"])
+            except BaseException:
+                self.unwritten.setdefault(tid, set()).update(ids)
                 raise
 
 

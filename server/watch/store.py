@@ -9,7 +9,7 @@ from ..storage.sql import RANK_ORDER, STATUS_SQL
 # What the leaderboard needs of an entry (``leaderboard.Leaderboard.rebuild``).
 BOARD_SQL = """
     SELECT e.id, e.tournament_id, e.ordinal, p.name AS player, e.status, e.score, e.final_score, e.time_left,
-           e.deadline
+           e.deadline, e.disqualified
       FROM entries e JOIN players p ON p.id = e.player_id"""
 
 
@@ -22,6 +22,13 @@ async def status(db: asyncpg.Pool, tournament_id: int) -> str | None:
 async def board_rows(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
     """Every entry of a tournament as the leaderboard shows it (to rebuild it)."""
     return await db.fetch(f"{BOARD_SQL} WHERE e.tournament_id = $1 AND e.disqualified IS NULL", tournament_id)
+
+
+async def entry_rows(db: asyncpg.Pool, tournament_id: int, entry_ids: list[int]) -> list[asyncpg.Record]:
+    """These entries as the leaderboard shows them, disqualified ones too (their ``disqualified`` set)."""
+    return await db.fetch(
+        f"{BOARD_SQL} WHERE e.tournament_id = $1 AND e.id = ANY($2::bigint[])", tournament_id, entry_ids
+    )
 
 
 # The live ranking as PostgreSQL computes it: what the Redis board holds, for when Redis is unavailable.
@@ -59,9 +66,11 @@ async def active_tournaments(db: asyncpg.Pool) -> list[int]:
 
 
 async def over(db: asyncpg.Pool, tournament_ids: list[int]) -> list[int]:
-    """Those of these tournaments that are over (finished or cancelled)."""
+    """Those of these tournaments that are over (finished or cancelled), or that do not exist."""
     rows = await db.fetch(
-        "SELECT id FROM tournaments WHERE id = ANY($1::bigint[]) AND finished_at IS NOT NULL", tournament_ids
+        """SELECT x.id FROM unnest($1::bigint[]) AS x(id)
+            WHERE NOT EXISTS (SELECT 1 FROM tournaments t WHERE t.id = x.id AND t.finished_at IS NULL)""",
+        tournament_ids,
     )
     return [r["id"] for r in rows]
 

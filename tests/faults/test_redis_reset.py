@@ -186,6 +186,45 @@ async def test_standings_answer_from_postgres_while_redis_is_cut(
             await _drop_keys(redis_url, prefix)
 
 
+async def test_a_write_missed_while_redis_was_cut_is_made_good(
+    fresh_database_url: str, redis_url: str, admin_token: str
+) -> None:
+    """A game ends while Redis is out of reach: its last row never reaches the board, which still
+    exists. Once Redis is back the clock writes that entry again from PostgreSQL (a rebuild alone
+    only adds missing entries, and would leave the old row for good)."""
+    target = urlsplit(redis_url)
+    prefix = unique_name("st")
+    with TcpProxy(target.hostname or "127.0.0.1", target.port or 6379) as proxy:
+        proc = start_server(fresh_database_url, f"redis://127.0.0.1:{proxy.port}{target.path}", admin_token, prefix)
+        try:
+            api = Api(proc.url, admin_token)
+            tid = api.create_tournament(name="redis missed", seed=SEED, variant="spider78", suits=2)["id"]
+            _, token = api.register("missed")
+            entry_id = api.join(tid, token)["id"]
+            player, _ = await Player.connect(proc.ws_url, entry_id, token)
+            await player.start()
+            assert (await player.play(reveal_move(SEED)))["type"] == "result"
+            path = f"/api/tournaments/{tid}/leaderboard"
+            assert [(r["score"], r["status"]) for r in api.http.get(path).json()["rows"]] == [(25, "playing")]
+            proxy.cut()
+            ended = await player.play({"type": "end"})
+            assert ended["type"] == "result"
+            over = await player.recv()
+            assert over["type"] == "over"
+            proxy.restore()
+
+            def shown() -> list[tuple[int, str]]:
+                return [(r["score"], r["status"]) for r in api.http.get(path).json()["rows"]]
+
+            await wait_for(
+                lambda: shown() == [(over["final_score"], "ended")], 10, f"the final row on the board: {shown()}"
+            )
+            await player.close()
+        finally:
+            proc.stop()
+            await _drop_keys(redis_url, prefix)
+
+
 async def test_the_client_survives_a_reset_under_uvloop(redis_url: str) -> None:
     """What the server's client does on uvloop (which the server runs on): a command on a
     connection that was reset is tried again on a new one, so the caller sees no error."""

@@ -88,8 +88,9 @@ async def test_a_finished_tournaments_keys_expire_and_its_standings_still_answer
 async def test_keys_that_missed_their_expiry_are_given_one(
     api: Api, server: Any, database_url: str, redis_url: str, redis_prefix: str
 ) -> None:
-    """Redis unavailable at the finish (or keys left by an older server): the clock's look for them
-    gives them a lifetime; a running tournament's keep theirs unbounded."""
+    """Redis unavailable at the finish (or keys left by an older server, or of a tournament PostgreSQL
+    no longer has): the clock's look for them gives them a lifetime; a running tournament's keep
+    theirs unbounded."""
     tid, _, _ = await finished_tournament(api, server)
     live = api.create_tournament(name=unique("keys-live"), seed=SEED, variant="spider78", suits=2)["id"]
     player, _ = await new_player(api, server.ws_url, live, "live")
@@ -100,9 +101,11 @@ async def test_keys_that_missed_their_expiry_are_given_one(
     try:
         for key in done_keys:
             await redis.persist(key)
+        unknown_keys = keys_of(redis_prefix, 2**40)  # a tournament PostgreSQL does not have
+        await redis.set(unknown_keys[0], "1")
         assert await ttls(redis_url, done_keys) == [-1, -1, -1]
-        assert await Boards(redis, redis_prefix).expire_over(pool) >= 3
-        assert all(0 < t <= FINISHED_SECONDS for t in await ttls(redis_url, done_keys))
+        assert await Boards(redis, redis_prefix).expire_over(pool) >= 4
+        assert all(0 < t <= FINISHED_SECONDS for t in await ttls(redis_url, done_keys + unknown_keys[:1]))
         assert (await ttls(redis_url, live_keys))[1:] == [-1, -1]  # rank and rows of the running one
     finally:
         await pool.close()
