@@ -125,12 +125,13 @@ class Hub:
                 continue
             outbox, self.outbox = self.outbox, {}
             statuses, self.status_outbox = self.status_outbox, {}
-            events = [
-                BoardEvent(t=tid, rows=list(rows.values()), status=statuses.pop(tid, None))
-                for tid, rows in outbox.items()
-            ]
-            events += [BoardEvent(t=tid, status=status) for tid, status in statuses.items()]
+            events: list[BoardEvent] = []
             try:
+                events = [
+                    BoardEvent(t=tid, rows=list(rows.values()), status=statuses.pop(tid, None))
+                    for tid, rows in outbox.items()
+                ]
+                events += [BoardEvent(t=tid, status=status) for tid, status in statuses.items()]
                 pipe = self.redis.pipeline(transaction=False)
                 for event in events:
                     pipe.publish(self.channel, _encoder.encode(event))
