@@ -8,7 +8,6 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 
 from litestar import Litestar
-from redis.asyncio import Redis
 
 from .config import Config
 from .core import Core
@@ -21,6 +20,7 @@ from .storage.available import wait_for_database
 from .storage.embedded import Embedded
 from .storage.migrations import migrate
 from .storage.pool import connection, create_pool
+from .storage.redis_client import connect
 from .tournaments.clock import run_clock
 from .tournaments.pars import Pars
 from .watch.boards import Boards
@@ -43,7 +43,7 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             async with connection(database_url, config.db_timeout) as conn:  # migrations may take long
                 await migrate(conn)
             pool = await create_pool(database_url, config.pool_size, config.db_timeout)
-            redis = Redis.from_url(redis_url)
+            redis = connect(redis_url)
             admin = config.admin_token
             if admin is None:
                 admin = new_token(24)
@@ -54,6 +54,7 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             limiter = Limiter(redis, config.redis_prefix, config.proxies, key)
             play = Play(pool, config, boards.hub.process_id)
             boards.hub.on_takeover = play.taken_over_elsewhere
+            boards.hub.on_stop = play.stopped_elsewhere
             pars = Pars(pool, config.solver_seconds)
             app.state.update(core=core, boards=boards, limiter=limiter, play=play, pars=pars)
             boards.start()

@@ -17,11 +17,12 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import HTTPException
 from litestar.handlers import BaseRouteHandler
 from redis.asyncio import Redis
-from redis.exceptions import RedisError
 
 from ..config import Limit, Network
 from ..core import core_of
 from ..lib.tokens import address_hash
+from ..operations.metrics import REDIS_ERRORS
+from ..storage.redis_client import REDIS_FAILURES
 from .addresses import bucket, client_address
 
 log = logging.getLogger("spidertour.limits")
@@ -72,7 +73,8 @@ class Limiter:
         key = f"{self.prefix}:limit:{limit.kind}:{hashed.hex()}"
         try:
             allowed, wait = await self._bucket(keys=[key], args=[limit.per_minute / 60.0, limit.burst])
-        except RedisError:  # Redis out of reach: let people in rather than shut everyone out
+        except REDIS_FAILURES:  # Redis out of reach: let people in rather than shut everyone out
+            REDIS_ERRORS.inc()
             log.warning("rate limit unavailable (Redis): %s allowed", limit.kind)
             return 0.0
         return 0.0 if int(allowed) else max(float(wait), 0.001)

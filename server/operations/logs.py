@@ -73,6 +73,8 @@ async def log_exception(exc: Exception, scope: Scope) -> None:
         path = f"{path[:200]}... ({len(path)} characters)"
     if isinstance(exc, HTTPException) and exc.status_code < 500:
         log.info("%s %s -> %d %s", method, path, exc.status_code, exc.detail)
+    elif isinstance(exc, HTTPException) and exc.status_code == 503:  # chosen: a backend out of reach
+        log.warning("%s %s -> %d %s", method, path, exc.status_code, exc.detail)
     elif isinstance(exc, RecursionError) or (isinstance(exc, ValueError) and nul):
         log.info("%s %r -> 4xx %s", method, path, type(exc).__name__)
     elif isinstance(exc, UNAVAILABLE):  # answered 503 (operations.errors): one line, no traceback

@@ -35,6 +35,7 @@ ERRORS = {
     415: "The body is not sent as `Content-Type: application/json`",
     422: "A certified deal was asked for and the solver won none of the deals it tried",
     429: "Too many registrations or joins from this client address: wait `Retry-After` seconds",
+    503: "Redis or PostgreSQL is out of reach for the moment: try again",
 }
 
 

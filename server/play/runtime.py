@@ -47,6 +47,10 @@ class Play:
         if events is not None:
             events.put_nowait((kind, data))
 
+    def stopped_elsewhere(self, entry_id: int, why: str) -> None:
+        """Another process ended an entry's game (the organiser): the connection here, if any, is told."""
+        self.tell(entry_id, "stopped", why)
+
     def taken_over_elsewhere(self, entry_id: int, origin: str) -> None:
         """Another process took over an entry: the connection here, if any, is told and closed."""
         if origin != self.process_id:

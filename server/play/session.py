@@ -35,6 +35,7 @@ from . import store
 from .live import FINISHED, LiveGame, load
 from .rate import TokenBucket
 from .runtime import Event, Play
+from .stop import why_stopped
 
 log = logging.getLogger("spidertour.play")
 
@@ -84,6 +85,7 @@ class PlaySession:
         self.turn = asyncio.Lock()  # held while an event is handled: one at a time, in order
         self.bucket = TokenBucket(core.config.rate_per_second, core.config.rate_burst)
         self.inline = False  # authenticated: the reader may handle a frame itself when nothing waits
+        self.stopped = False  # told that the organiser ended the game
 
     # ------------------------------------------------------------------ plumbing
 
@@ -267,9 +269,7 @@ class PlaySession:
                 elif kind == "taken_over":
                     await self._taken_over()
                 elif kind == "stopped":  # the organiser ended the game (play.stop)
-                    await self.error("stopped", data)
-                    await self._reload()
-                    await self._send_state()
+                    await self._stopped(data)
                 elif kind == "slow":
                     await self.error("slow_down", f"{data} messages are waiting for answers: slow down")
                 elif kind == "flood":
@@ -279,6 +279,17 @@ class PlaySession:
                     raise data
                 elif kind == "gone":
                     return
+
+    async def _stopped(self, why: str, seq: int | None = None) -> None:
+        """The organiser ended the game: said once, then the game as it is now."""
+        if self.stopped:
+            if seq is not None:
+                await self.error("not_saved", "the move was not saved: the organiser ended the game", seq)
+            return
+        self.stopped = True
+        await self.error("stopped", why, seq)
+        await self._reload()
+        await self._send_state()
 
     async def _taken_over(self) -> None:
         await self.error("taken_over", "a newer connection took over this entry")
@@ -423,7 +434,8 @@ class PlaySession:
         """The commit matched nothing: a newer connection holds the entry, or the clock ran out."""
         entry = await store.entry(self.db, self.entry_id)
         if entry is None or entry["epoch"] != self.epoch:
-            await self._taken_over()
+            why = await why_stopped(self.db, self.entry_id)  # the organiser's end, if Redis did not bring it
+            await (self._taken_over() if why is None else self._stopped(why, seq))
             return
         await self._reload()
         await self.error("not_saved", f"the move was not saved: the game is {entry['status']}", seq)

@@ -1,4 +1,10 @@
-"""Ending a game from outside: the organiser's End (a cancelled tournament, a disqualified entry)."""
+"""Ending a game from outside: the organiser's End (a cancelled tournament, a disqualified entry).
+
+The player is told ``stopped`` wherever it is connected: at once on this process (``end_game``),
+and on every other one through Redis (``Hub.stopped``, which the caller sends for many entries at
+once). With Redis unavailable, a connection on another process learns it at its next move, which
+the commit refuses (``why_stopped``).
+"""
 
 from __future__ import annotations
 
@@ -13,12 +19,27 @@ from . import store
 from .live import load
 from .runtime import Play
 
+CANCELLED = "the organiser cancelled the tournament"
+
+
+def disqualified(reason: str) -> str:
+    return f"disqualified: {reason}"
+
+
+async def why_stopped(db: asyncpg.Pool, entry_id: int) -> str | None:
+    """Why the organiser ended this entry's game, as its player was told; None if they did not."""
+    found = await store.stop_reason(db, entry_id)
+    if found is None:
+        return None
+    cancelled, reason = found
+    return CANCELLED if cancelled else None if reason is None else disqualified(reason)
+
 
 async def end_game(db: asyncpg.Pool, play: Play, entry_id: int, why: str) -> None:
     """End an entry's game now as its player's End would (an entry never started becomes absent).
 
     The entry is claimed first (a new epoch), so no connection, on any process, can commit a move
-    after this; a connection on this process is told why at once.
+    after this; a connection on this process is told why at once (the caller tells the others).
     """
     await store.mark_absent(db, entry_id)
     epoch = await store.claim(db, entry_id)

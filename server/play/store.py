@@ -67,6 +67,16 @@ async def claim(db: asyncpg.Pool, entry_id: int, address_hash: bytes | None = No
     return epoch
 
 
+async def stop_reason(db: Db, entry_id: int) -> tuple[bool, str | None] | None:
+    """(tournament cancelled, disqualification reason) of an entry; None if there is no such entry."""
+    row = await db.fetchrow(
+        """SELECT t.cancelled_at IS NOT NULL AS cancelled, e.disqualified
+             FROM entries e JOIN tournaments t ON t.id = e.tournament_id WHERE e.id = $1""",
+        entry_id,
+    )
+    return None if row is None else (row["cancelled"], row["disqualified"])
+
+
 async def moves(db: Db, entry_id: int) -> list[asyncpg.Record]:
     return await db.fetch("SELECT n, seq, move, t FROM moves WHERE entry_id = $1 ORDER BY n", entry_id)
 

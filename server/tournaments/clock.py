@@ -14,6 +14,7 @@ from ..core import Core
 from ..operations.metrics import DB_ERRORS, REDIS_ERRORS
 from ..play import store as play_store
 from ..storage.pool import UNAVAILABLE
+from ..storage.redis_client import REDIS_FAILURES
 from ..storage.sql import STATUS_SQL
 from ..watch import store as watch_store
 from ..watch.boards import Boards
@@ -23,6 +24,8 @@ from .pars import Pars
 from .schedules import SCHEDULE_SECONDS, create_scheduled
 
 log = logging.getLogger("spidertour.clock")
+
+EXPIRE_SECONDS = 300  # how often the boards of finished tournaments that missed their expiry are looked for
 
 
 async def sweep_once(
@@ -42,13 +45,16 @@ async def sweep_once(
         # (absent, no time left), with the final status, in one message to the watchers.
         await boards.publish_many(tid, [(record["ordinal"], row_of(record)) for record in absent])
         boards.status_changed(tid, "finished")
+        await boards.finished(tid)  # PostgreSQL holds the final standings: the Redis board expires
         finished.append(tid)
     pars.start()  # the par of what just finished (and of any finished without one)
     if seen is not None:
         await _status_changes(core, boards, seen)
+    active = await watch_store.active_tournaments(db)
     try:
-        await boards.rebuild_missing(db, await watch_store.active_tournaments(db))
-    except RedisError:
+        await boards.rebuild_missing(db, active)
+        await boards.rewrite(db, active)
+    except REDIS_FAILURES:
         REDIS_ERRORS.inc()
         log.warning("Redis unavailable: leaderboards will be rebuilt when it returns")
     return len(timed_out), finished
@@ -68,12 +74,15 @@ async def _status_changes(core: Core, boards: Boards, seen: dict[int, str]) -> N
 
 async def run_clock(core: Core, boards: Boards, pars: Pars) -> None:
     seen: dict[int, str] = {}
-    scheduled_at = 0.0
+    scheduled_at = expired_at = 0.0
     while True:
         try:
             if time.monotonic() - scheduled_at >= SCHEDULE_SECONDS:
                 scheduled_at = time.monotonic()
                 await create_scheduled(core.db, pars.solver, core.config)
+            if time.monotonic() - expired_at >= EXPIRE_SECONDS:
+                expired_at = time.monotonic()
+                await boards.expire_over(core.db)
             await sweep_once(core, boards, pars, seen)
         except asyncio.CancelledError:
             raise

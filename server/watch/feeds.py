@@ -14,9 +14,9 @@ import logging
 import time
 
 import msgspec
-from redis.exceptions import RedisError
 
 from ..operations.metrics import REDIS_ERRORS
+from ..storage.redis_client import REDIS_FAILURES
 from .leaderboard import Leaderboard
 from .messages import Row, Update
 
@@ -144,6 +144,7 @@ class Feed:
         self.status: str | None = None
         self.last_top: list[Row] = []  # the top page and count of the last tick: unchanged, not resent
         self.last_entrants = -1
+        self.stale = False  # events may have been missed: the next tick reads the standings anyway
         self.task = asyncio.create_task(self._run())
 
     def add(self, rows: list[Row], status: str | None) -> None:
@@ -151,6 +152,10 @@ class Feed:
             self.changed[row.entry_id] = row
         if status is not None:
             self.status = status
+
+    def refresh(self) -> None:
+        """Send the watchers the top page and the count at the next tick, changed or not."""
+        self.stale = True
 
     def _wanted(self, changed: dict[int, Row]) -> list[int]:
         """The changed entries some watcher will be sent (only these need their rank looked up)."""
@@ -162,33 +167,52 @@ class Feed:
         return list(wanted)
 
     async def _run(self) -> None:
+        """Tick until cancelled: no failure ends it. While Redis fails, the rows wait for a later tick
+        (the pause grows to two seconds)."""
+        failures = 0
         while True:
-            await asyncio.sleep(FEED_SECONDS)
-            if not self.changed and self.status is None:
+            await asyncio.sleep(FEED_SECONDS * (1 + min(failures, 7)))
+            if not self.changed and self.status is None and not self.stale:
                 continue
-            changed, self.changed = self.changed, {}
-            status, self.status = self.status, None
             try:
-                board = self.board
-                ids = self._wanted(changed)
-                ranks = await board.ranks(self.tournament_id, ids)
-                for eid, rank in zip(ids, ranks, strict=True):
-                    changed[eid].rank = rank
-                top = await board.page(self.tournament_id, 0, TOP)
-                entrants = await board.count(self.tournament_id)
-            except RedisError:
-                REDIS_ERRORS.inc()
-                log.warning("feed of tournament %s could not read Redis", self.tournament_id)
-                self.changed = {**changed, **self.changed}
-                continue
-            if len(ids) < len(changed):  # rows no watcher is sent: drop them before sharing
-                changed = {eid: changed[eid] for eid in ids}
-            tick = Tick(self.tournament_id, entrants, changed, top, status)
-            tick.top_same = top == self.last_top and entrants == self.last_entrants
-            self.last_top, self.last_entrants = top, entrants
-            for i, watcher in enumerate(list(self.watchers)):
-                watcher.offer(tick)
-                if i % OFFER_CHUNK == OFFER_CHUNK - 1:
-                    # Let the loop read and answer moves between chunks: a thousand watchers woken
-                    # at once would hold every move back for the tens of milliseconds their sends take.
-                    await asyncio.sleep(0)
+                ok = await self._tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a bug of ours: this tick's rows go, the feed goes on
+                ok = False
+                log.exception("feed of tournament %s failed a tick", self.tournament_id)
+            failures = 0 if ok else failures + 1
+
+    async def _tick(self) -> bool:
+        """Offer the watchers what changed, ranked, with the top page. False when Redis failed (the
+        rows are kept for the next tick)."""
+        changed, self.changed = self.changed, {}
+        status, self.status = self.status, None
+        self.stale = False
+        board = self.board
+        ids = self._wanted(changed)
+        try:
+            ranks = await board.ranks(self.tournament_id, ids)
+            top = await board.page(self.tournament_id, 0, TOP)
+            entrants = await board.count(self.tournament_id)
+        except REDIS_FAILURES:
+            REDIS_ERRORS.inc()
+            log.warning("feed of tournament %s could not read Redis", self.tournament_id)
+            self.changed = {**changed, **self.changed}
+            self.status = self.status or status
+            self.stale = True
+            return False
+        for eid, rank in zip(ids, ranks, strict=True):
+            changed[eid].rank = rank
+        if len(ids) < len(changed):  # rows no watcher is sent: drop them before sharing
+            changed = {eid: changed[eid] for eid in ids}
+        tick = Tick(self.tournament_id, entrants, changed, top, status)
+        tick.top_same = top == self.last_top and entrants == self.last_entrants
+        self.last_top, self.last_entrants = top, entrants
+        for i, watcher in enumerate(list(self.watchers)):
+            watcher.offer(tick)
+            if i % OFFER_CHUNK == OFFER_CHUNK - 1:
+                # Let the loop read and answer moves between chunks: a thousand watchers woken
+                # at once would hold every move back for the tens of milliseconds their sends take.
+                await asyncio.sleep(0)
+        return True

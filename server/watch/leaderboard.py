@@ -6,7 +6,9 @@ Keys of one tournament share the hash tag ``{t:ID}`` so a Redis Cluster keeps th
     PREFIX:{t:ID}:rows   hash         entry id -> JSON row shown to watchers
     PREFIX:{t:ID}:built  string       present once the set holds every entry (else: rebuild)
 
-Redis holds nothing that PostgreSQL cannot give again: ``rebuild`` restores all three.
+Redis holds nothing that PostgreSQL cannot give again: ``rebuild`` restores all three. Once a
+tournament is over, its final standings are PostgreSQL's and its keys are needed only by the last
+updates to its watchers: they expire ``FINISHED_SECONDS`` later (``expire``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ log = logging.getLogger("spidertour.leaderboard")
 SCORE_BITS, TIME_BITS, ORDER_BITS = 17, 17, 19
 MAX_TIME_LIMIT = 86_400
 assert SCORE_BITS + TIME_BITS + ORDER_BITS == 53
+
+PARTS = ("built", "rank", "rows")
+FINISHED_SECONDS = 600  # how long a finished (or cancelled) tournament's keys stay in Redis
 
 
 def rank_key(score: int, time_left: int, ordinal: int) -> int:
@@ -123,7 +128,14 @@ class Leaderboard:
 
     async def drop(self, tournament_id: int) -> None:
         """Delete the tournament's board (a cancelled tournament ranks nobody)."""
-        await self.redis.delete(*(self.key(tournament_id, part) for part in ("built", "rank", "rows")))
+        await self.redis.delete(*(self.key(tournament_id, part) for part in PARTS))
+
+    async def expire(self, tournament_id: int, seconds: int = FINISHED_SECONDS) -> None:
+        """The tournament is over: its keys go in ``seconds``."""
+        pipe = self.redis.pipeline(transaction=False)
+        for part in PARTS:
+            pipe.expire(self.key(tournament_id, part), seconds)
+        await pipe.execute()
 
     async def remove(self, tournament_id: int, entry_id: int) -> None:
         """Take one entry off the board (a disqualified entry)."""

@@ -5,16 +5,18 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Request, get, post
-from litestar.exceptions import NotFoundException
+from litestar.exceptions import NotFoundException, ServiceUnavailableException
 from litestar.params import Parameter
 
 from ..core import core_of
 from ..lib.http import require_admin, valid_id
+from ..operations.metrics import REDIS_ERRORS
 from ..operations.openapi import ADMIN, errors
+from ..storage.redis_client import REDIS_FAILURES
 from . import store
 from .boards import boards_of
 from .messages import Board, Rebuilt
-from .standings import ranked, standings_page
+from .standings import live_around, ranked, standings_page
 
 
 async def _status(request: Request[Any, Any, Any], tournament_id: int) -> str:
@@ -60,8 +62,7 @@ async def around(
         start = max(0, rank - 1 - k)
         rows = await standings_page(db, boards, tournament_id, status, start, rank - 1 - start + k + 1)
     else:
-        await boards.board.ensure(db, tournament_id)
-        found = await boards.board.around(tournament_id, entry_id, k)
+        found = await live_around(db, boards, tournament_id, entry_id, k)
         if found is None:
             raise NotFoundException(f"no entry {entry_id} in tournament {tournament_id}")
         rows = found
@@ -73,13 +74,21 @@ async def around(
     "/api/tournaments/{tournament_id:int}/leaderboard/rebuild",
     status_code=200,
     security=ADMIN,
-    responses=errors(401, 403, 404),
+    responses=errors(401, 403, 404, 503),
 )
 async def rebuild(request: Request[Any, Any, Any], tournament_id: int) -> Rebuilt:
-    """Organiser: rebuild the Redis leaderboard from PostgreSQL now (it also rebuilds by itself)."""
+    """Organiser: rebuild the Redis leaderboard from PostgreSQL now (it also rebuilds by itself).
+    A finished tournament's board is rebuilt for a while only (``FINISHED_SECONDS``)."""
     require_admin(request)
-    await _status(request, tournament_id)
-    entries = await boards_of(request).board.reset(core_of(request).db, tournament_id)
+    status = await _status(request, tournament_id)
+    boards = boards_of(request)
+    try:
+        entries = await boards.board.reset(core_of(request).db, tournament_id)
+        if status in ("finished", "cancelled"):
+            await boards.board.expire(tournament_id)
+    except REDIS_FAILURES:
+        REDIS_ERRORS.inc()
+        raise ServiceUnavailableException("Redis is unavailable: try again in a moment") from None
     return Rebuilt(tournament_id=tournament_id, entries=entries)
 
 

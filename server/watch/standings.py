@@ -1,16 +1,37 @@
 """The standings as watchers read them: live from Redis while a tournament runs, from PostgreSQL
-once it is finished, none once it is cancelled."""
+once it is finished, none once it is cancelled.
+
+While Redis is unavailable (any of ``REDIS_FAILURES``) the live standings are computed by
+PostgreSQL instead, ranked the same way: slower, but every page and rank answers.
+"""
 
 from __future__ import annotations
 
+import logging
 import time
 
 import asyncpg
 
+from ..operations.metrics import REDIS_ERRORS
+from ..storage.redis_client import REDIS_FAILURES
 from . import store
 from .boards import Boards
 from .feeds import TOP
-from .messages import Row, Snapshot
+from .messages import Row, Snapshot, row_of
+
+log = logging.getLogger("spidertour.standings")
+
+
+def _redis_failed(boards: Boards, tournament_id: int) -> None:
+    REDIS_ERRORS.inc()
+    boards.stale.add(tournament_id)  # the clock rebuilds it once Redis answers again
+    log.warning("Redis unavailable: the standings of tournament %s come from PostgreSQL", tournament_id)
+
+
+def _live_row(record: asyncpg.Record) -> Row:
+    row = row_of(record)
+    row.rank = record["rank"]
+    return row
 
 
 async def ranked(db: asyncpg.Pool, boards: Boards, tournament_id: int, status: str) -> int:
@@ -19,7 +40,11 @@ async def ranked(db: asyncpg.Pool, boards: Boards, tournament_id: int, status: s
         return 0
     if status == "finished":
         return await store.ranked_count(db, tournament_id)
-    return await boards.board.count(tournament_id)
+    try:
+        return await boards.board.count(tournament_id)
+    except REDIS_FAILURES:
+        _redis_failed(boards, tournament_id)
+        return await store.live_count(db, tournament_id)
 
 
 async def standings_page(
@@ -40,8 +65,26 @@ async def standings_page(
             )
             for r in await store.standings(db, tournament_id, offset, limit)
         ]
-    await boards.board.ensure(db, tournament_id)
-    return await boards.board.page(tournament_id, offset, limit)
+    try:
+        await boards.board.ensure(db, tournament_id)
+        return await boards.board.page(tournament_id, offset, limit)
+    except REDIS_FAILURES:
+        _redis_failed(boards, tournament_id)
+        return [_live_row(r) for r in await store.live_rows(db, tournament_id, offset, limit)]
+
+
+async def live_around(db: asyncpg.Pool, boards: Boards, tournament_id: int, entry_id: int, k: int) -> list[Row] | None:
+    """A running tournament's entry with ``k`` neighbours each side (None: not ranked)."""
+    try:
+        await boards.board.ensure(db, tournament_id)
+        return await boards.board.around(tournament_id, entry_id, k)
+    except REDIS_FAILURES:
+        _redis_failed(boards, tournament_id)
+    rank = await store.live_rank(db, tournament_id, entry_id)
+    if rank is None:
+        return None
+    start = max(0, rank - 1 - k)
+    return [_live_row(r) for r in await store.live_rows(db, tournament_id, start, rank - 1 - start + k + 1)]
 
 
 async def snapshot(db: asyncpg.Pool, boards: Boards, tournament_id: int, status: str, limit: int = TOP) -> Snapshot:

@@ -9,7 +9,7 @@ from ..storage.sql import RANK_ORDER, STATUS_SQL
 # What the leaderboard needs of an entry (``leaderboard.Leaderboard.rebuild``).
 BOARD_SQL = """
     SELECT e.id, e.tournament_id, e.ordinal, p.name AS player, e.status, e.score, e.final_score, e.time_left,
-           e.deadline
+           e.deadline, e.disqualified
       FROM entries e JOIN players p ON p.id = e.player_id"""
 
 
@@ -24,9 +24,54 @@ async def board_rows(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Recor
     return await db.fetch(f"{BOARD_SQL} WHERE e.tournament_id = $1 AND e.disqualified IS NULL", tournament_id)
 
 
+async def entry_rows(db: asyncpg.Pool, tournament_id: int, entry_ids: list[int]) -> list[asyncpg.Record]:
+    """These entries as the leaderboard shows them, disqualified ones too (their ``disqualified`` set)."""
+    return await db.fetch(
+        f"{BOARD_SQL} WHERE e.tournament_id = $1 AND e.id = ANY($2::bigint[])", tournament_id, entry_ids
+    )
+
+
+# The live ranking as PostgreSQL computes it: what the Redis board holds, for when Redis is unavailable.
+LIVE_SQL = f"""
+    SELECT * FROM (SELECT row_number() OVER (ORDER BY {RANK_ORDER}) AS rank, e.id, e.ordinal, p.name AS player,
+                          e.status, e.score, e.final_score, e.time_left, e.deadline
+                     FROM entries e JOIN players p ON p.id = e.player_id
+                    WHERE e.tournament_id = $1 AND e.disqualified IS NULL) ranked"""
+
+
+async def live_rows(db: asyncpg.Pool, tournament_id: int, offset: int, limit: int) -> list[asyncpg.Record]:
+    """A page of the live standings from PostgreSQL (while Redis is unavailable)."""
+    return await db.fetch(f"{LIVE_SQL} ORDER BY rank OFFSET $2 LIMIT $3", tournament_id, offset, limit)
+
+
+async def live_rank(db: asyncpg.Pool, tournament_id: int, entry_id: int) -> int | None:
+    """An entry's live rank from PostgreSQL (None: not ranked), while Redis is unavailable."""
+    rank: int | None = await db.fetchval(f"SELECT rank FROM ({LIVE_SQL}) r WHERE id = $2", tournament_id, entry_id)
+    return rank
+
+
+async def live_count(db: asyncpg.Pool, tournament_id: int) -> int:
+    """Entries ranked live (not disqualified), from PostgreSQL."""
+    return int(
+        await db.fetchval(
+            "SELECT count(*) FROM entries WHERE tournament_id = $1 AND disqualified IS NULL", tournament_id
+        )
+    )
+
+
 async def active_tournaments(db: asyncpg.Pool) -> list[int]:
     """Tournaments whose leaderboards live in Redis: not finished, and open or closing."""
     rows = await db.fetch("SELECT id FROM tournaments WHERE finished_at IS NULL AND opens_at <= now()")
+    return [r["id"] for r in rows]
+
+
+async def over(db: asyncpg.Pool, tournament_ids: list[int]) -> list[int]:
+    """Those of these tournaments that are over (finished or cancelled), or that do not exist."""
+    rows = await db.fetch(
+        """SELECT x.id FROM unnest($1::bigint[]) AS x(id)
+            WHERE NOT EXISTS (SELECT 1 FROM tournaments t WHERE t.id = x.id AND t.finished_at IS NULL)""",
+        tournament_ids,
+    )
     return [r["id"] for r in rows]
 
 

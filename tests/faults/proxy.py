@@ -6,9 +6,11 @@
         proxy.restore()   # listening again on the same port
         proxy.stall()     # connections stay open but nothing flows; new ones are accepted, then silence
         proxy.resume()    # everything held back flows again, in order
+        proxy.reset()     # every connection through it is reset (RST); new ones are let through
 
 While cut, the port is closed, so a client gets "connection refused" at once, as when the
-server behind it is down.
+server behind it is down. ``reset`` is a network fault of the moment instead: each side of
+every open connection sees a reset, not a clean close, and the next connection works.
 
 While stalled, the server behind it is alive but answers nothing, as when it is frozen (stopped,
 its disk hung) or a network path silently drops packets: no connection is closed, every byte sent
@@ -29,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import struct
 import threading
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -89,6 +92,9 @@ class TcpProxy:
     def resume(self) -> None:
         self._call(self._stall(False))
 
+    def reset(self) -> None:
+        self._call(self._reset())
+
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self._call(self._cut())
@@ -126,6 +132,14 @@ class TcpProxy:
             w.transport.abort()
         self.writers.clear()
         self.flowing.set()  # what waited for the end of a stall finds its connections closed
+
+    async def _reset(self) -> None:
+        for w in list(self.writers):
+            sock = w.get_extra_info("socket")
+            if sock is not None:  # linger 0: the close sends RST, not FIN
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            w.transport.abort()
+        self.writers.clear()
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
