@@ -52,7 +52,7 @@ def serve_echo(port: int) -> None:
 # ---------------------------------------------------------------------------------------- echo
 
 
-class EchoClient(WSListener):  # type: ignore[misc]
+class EchoClient(WSListener):
     MESSAGE = b'{"type":"move","seq":1,"from":0,"count":1,"to":8}'
 
     def __init__(self, loop: asyncio.AbstractEventLoop, counter: list[int]) -> None:

@@ -25,7 +25,7 @@ from spidertour.server.cli.bots.view import _GROUPS, CARDS, HIDDEN, KING, ViewRu
 # ---------------------------------------------------------------------------------------- a player
 
 
-class Player(WSListener):  # type: ignore[misc]
+class Player(WSListener):
     def __init__(self, gen: Generator, index: int, token: str, entry_id: int) -> None:
         super().__init__()
         self.gen = gen
@@ -252,7 +252,7 @@ class Player(WSListener):  # type: ignore[misc]
 # ---------------------------------------------------------------------------------------- a watcher
 
 
-class Watcher(WSListener):  # type: ignore[misc]
+class Watcher(WSListener):
     def __init__(self, gen: Generator, follow: Player | None) -> None:
         super().__init__()
         self.gen = gen

@@ -73,6 +73,16 @@ class TcpProxy:
         proxy.url = urlunsplit(parts._replace(netloc=netloc, query=urlencode(query)))
         return proxy
 
+    @classmethod
+    def for_redis(cls, url: str) -> TcpProxy:
+        """A proxy in front of the Redis that ``url`` names; ``proxy.url`` reaches it through the proxy."""
+        parts = urlsplit(url)
+        proxy = cls(parts.hostname or "127.0.0.1", parts.port or 6379)
+        auth = parts.netloc.rpartition("@")[0]
+        netloc = f"{auth}@127.0.0.1:{proxy.port}" if auth else f"127.0.0.1:{proxy.port}"
+        proxy.url = urlunsplit(parts._replace(netloc=netloc))
+        return proxy
+
     # -- called from the test's thread
 
     def start(self) -> TcpProxy:

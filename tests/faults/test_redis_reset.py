@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 from redis.asyncio import Redis
@@ -51,10 +50,9 @@ async def _drop_keys(redis_url: str, prefix: str) -> None:
 
 
 async def test_redis_connections_reset_mid_run(fresh_database_url: str, redis_url: str, admin_token: str) -> None:
-    target = urlsplit(redis_url)
     prefix = unique_name("st")
-    with TcpProxy(target.hostname or "127.0.0.1", target.port or 6379) as proxy:
-        proc = start_server(fresh_database_url, f"redis://127.0.0.1:{proxy.port}{target.path}", admin_token, prefix)
+    with TcpProxy.for_redis(redis_url) as proxy:
+        proc = start_server(fresh_database_url, proxy.url, admin_token, prefix)
         try:
             api = Api(proc.url, admin_token)
             tid = api.create_tournament(name="redis reset", seed=SEED, variant="spider78", suits=2)["id"]
@@ -100,10 +98,9 @@ async def test_a_storm_of_resets_while_bots_play(fresh_database_url: str, redis_
     """Every Redis connection reset every 50 ms for 3 s while bots play and watch: commands fail even
     on their tries again, in whatever way the loop reports it. No play session, request or background
     loop dies of it: afterwards the bots play on, the watchers are updated, register and join answer."""
-    target = urlsplit(redis_url)
     prefix = unique_name("st")
-    with TcpProxy(target.hostname or "127.0.0.1", target.port or 6379) as proxy:
-        proc = start_server(fresh_database_url, f"redis://127.0.0.1:{proxy.port}{target.path}", admin_token, prefix)
+    with TcpProxy.for_redis(redis_url) as proxy:
+        proc = start_server(fresh_database_url, proxy.url, admin_token, prefix)
         try:
             api = Api(proc.url, admin_token)
             tid = api.create_tournament(name="redis storm", seed=SEED)["id"]
@@ -142,10 +139,9 @@ async def test_standings_answer_from_postgres_while_redis_is_cut(
 ) -> None:
     """Redis out of reach: the live leaderboard, around-me and the watch snapshot are PostgreSQL's,
     ranked as the board ranks; registering and joining go on; the rebuild on demand says 503."""
-    target = urlsplit(redis_url)
     prefix = unique_name("st")
-    with TcpProxy(target.hostname or "127.0.0.1", target.port or 6379) as proxy:
-        proc = start_server(fresh_database_url, f"redis://127.0.0.1:{proxy.port}{target.path}", admin_token, prefix)
+    with TcpProxy.for_redis(redis_url) as proxy:
+        proc = start_server(fresh_database_url, proxy.url, admin_token, prefix)
         try:
             api = Api(proc.url, admin_token)
             tid = api.create_tournament(name="redis cut", seed=SEED, variant="spider78", suits=2)["id"]
@@ -192,10 +188,9 @@ async def test_a_write_missed_while_redis_was_cut_is_made_good(
     """A game ends while Redis is out of reach: its last row never reaches the board, which still
     exists. Once Redis is back the clock writes that entry again from PostgreSQL (a rebuild alone
     only adds missing entries, and would leave the old row for good)."""
-    target = urlsplit(redis_url)
     prefix = unique_name("st")
-    with TcpProxy(target.hostname or "127.0.0.1", target.port or 6379) as proxy:
-        proc = start_server(fresh_database_url, f"redis://127.0.0.1:{proxy.port}{target.path}", admin_token, prefix)
+    with TcpProxy.for_redis(redis_url) as proxy:
+        proc = start_server(fresh_database_url, proxy.url, admin_token, prefix)
         try:
             api = Api(proc.url, admin_token)
             tid = api.create_tournament(name="redis missed", seed=SEED, variant="spider78", suits=2)["id"]
@@ -230,11 +225,9 @@ async def test_the_client_survives_a_reset_under_uvloop(redis_url: str) -> None:
     connection that was reset is tried again on a new one, so the caller sees no error."""
     import uvloop
 
-    target = urlsplit(redis_url)
-
     async def run() -> list[Any]:
-        with TcpProxy(target.hostname or "127.0.0.1", target.port or 6379) as proxy:
-            redis = connect(f"redis://127.0.0.1:{proxy.port}{target.path}")
+        with TcpProxy.for_redis(redis_url) as proxy:
+            redis = connect(proxy.url)
             try:
                 out: list[Any] = [await redis.ping()]
                 proxy.reset()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -90,11 +89,10 @@ async def test_with_redis_unavailable_the_next_move_is_told_stopped(
     """Process B cannot reach Redis, so the word does not come: its player's next move, which the
     commit refuses, is answered ``stopped`` (with the move's seq) and the state, not ``taken_over``."""
     env = server_env(unique_name("st"))
-    target = urlsplit(redis_url)
     a = ServerProcess(database_url, redis_url, admin_token, env=env).start()
     try:
-        with TcpProxy(target.hostname or "127.0.0.1", target.port or 6379) as proxy:
-            b_redis = f"redis://127.0.0.1:{proxy.port}{target.path}"
+        with TcpProxy.for_redis(redis_url) as proxy:
+            b_redis = proxy.url
             b = ServerProcess(database_url, b_redis, admin_token, env=env).start()
             try:
                 api_a, api_b = Api(a.url, admin_token), Api(b.url, admin_token)

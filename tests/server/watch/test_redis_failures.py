@@ -9,7 +9,6 @@ unable to perform operation on <TCPTransport closed=True>``, not as a RedisError
 from __future__ import annotations
 
 import asyncio
-from urllib.parse import urlsplit
 
 import uvloop
 from redis.asyncio import Redis
@@ -46,11 +45,10 @@ async def _updated_to(watcher: Watcher, score: int, timeout: float = 5.0) -> boo
 
 
 async def _run(redis_url: str) -> list[str]:
-    target = urlsplit(redis_url)
     problems: list[str] = []
     prefix = unique_name("st")
-    with TcpProxy(target.hostname or "127.0.0.1", target.port or 6379) as proxy:
-        redis = Redis.from_url(f"redis://127.0.0.1:{proxy.port}{target.path}")
+    with TcpProxy.for_redis(redis_url) as proxy:
+        redis = Redis.from_url(proxy.url)
         boards = Boards(redis, prefix)
         limiter = Limiter(redis, prefix, (), b"key")
         boards.start()
@@ -104,10 +102,9 @@ async def test_every_call_site_outlives_a_reset_connection(redis_url: str) -> No
 
 
 async def _refreshed(redis_url: str) -> bool:
-    target = urlsplit(redis_url)
     prefix = unique_name("st")
-    with TcpProxy(target.hostname or "127.0.0.1", target.port or 6379) as proxy:
-        redis = connect(f"redis://127.0.0.1:{proxy.port}{target.path}")
+    with TcpProxy.for_redis(redis_url) as proxy:
+        redis = connect(proxy.url)
         boards = Boards(redis, prefix)
         boards.start()
         try:
