@@ -108,6 +108,8 @@ class TcpProxy:
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self._call(self._cut())
+        with contextlib.suppress(Exception):
+            self._call(self._finish_handlers())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
         self.loop.close()
@@ -150,6 +152,14 @@ class TcpProxy:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             w.transport.abort()
         self.writers.clear()
+
+    async def _finish_handlers(self) -> None:
+        """Cancel and await every connection's handler, so none is left pending when the loop closes."""
+        me = asyncio.current_task()
+        tasks = [t for t in asyncio.all_tasks() if t is not me]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
