@@ -35,7 +35,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--suits", type=int, required=True)
     p.add_argument("--seed", required=True)
     p.add_argument("--entry", type=int, help="an entry's ordinal (1, 2, ...): solve that entry's renamed deal")
-    p.add_argument("--budget", type=float, default=10.0, help="seconds of search (default 10)")
+    p.add_argument("--budget", type=float, default=10.0, help="CPU seconds of search (default 10)")
     p.add_argument("--nodes", type=int, help="also stop after this many positions expanded")
     p.add_argument("--pace", type=float, default=DEFAULT_PACE, help="seconds per move for the score (default 1)")
     p.add_argument("--time-limit", type=int, help="the game's time limit in seconds (default 600)")
@@ -63,7 +63,13 @@ def run_solve(args: argparse.Namespace) -> int:
     try:
         settings = Settings(**{k: v for k, v in given.items() if v is not None})
         solution = solve(
-            settings, args.seed, args.entry, seconds=args.budget, nodes=args.nodes, clock=time.monotonic, pace=args.pace
+            settings,
+            args.seed,
+            args.entry,
+            seconds=args.budget,
+            nodes=args.nodes,
+            clock=time.process_time,
+            pace=args.pace,
         )
     except EngineError as err:
         print(f"error: {err.reason}", file=sys.stderr)

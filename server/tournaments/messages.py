@@ -41,7 +41,7 @@ class TournamentCreate(Struct, forbid_unknown_fields=True):
     closes_at: datetime | None = None
     seed: Annotated[str, Meta(min_length=1, max_length=256)] | None = None
     # A certified deal: the server draws seeds until its solver wins one (only the given seed, if
-    # any), within certify_seconds each (default: the server's SOLVER_SECONDS).
+    # any), within certify_seconds CPU seconds each (default: the server's SOLVER_SECONDS).
     certified: bool = False
     certify_seconds: Annotated[float, Meta(gt=0, le=120)] | None = None
     start: Literal["own", "together"] = "own"

@@ -44,7 +44,7 @@ def solve_job(settings: dict[str, Any], seed: str, seconds: float, pace: float =
     """
     engine_settings = Settings.from_json(settings)
     entry = 1 if engine_settings.deal_variation else None
-    s = solve(engine_settings, seed, entry, seconds=seconds, clock=time.monotonic, pace=pace)
+    s = solve(engine_settings, seed, entry, seconds=seconds, clock=time.process_time, pace=pace)
     return {
         "outcome": s.outcome,
         "moves": s.moves_json(),
