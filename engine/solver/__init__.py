@@ -10,7 +10,17 @@ Standard library only, like the engine. It reads face-down cards and the reserve
 never run for a player: it certifies deals and works out a tournament's par after the finish.
 """
 
-from .solution import LineError, Solution, check_wins, replay_line
+from .solution import HUMAN_PACE, LineError, Solution, check_wins, cut_at_time_limit, replay_line
 from .solve import DEFAULT_PACE, solve, solve_game
 
-__all__ = ["DEFAULT_PACE", "LineError", "Solution", "check_wins", "replay_line", "solve", "solve_game"]
+__all__ = [
+    "DEFAULT_PACE",
+    "HUMAN_PACE",
+    "LineError",
+    "Solution",
+    "check_wins",
+    "cut_at_time_limit",
+    "replay_line",
+    "solve",
+    "solve_game",
+]
