@@ -19,7 +19,7 @@ import time
 
 from spidertour.engine import Settings
 from spidertour.engine.errors import EngineError
-from spidertour.engine.solver import DEFAULT_PACE, solve
+from spidertour.engine.solver import HUMAN_PACE, solve
 
 from .args import on_off
 
@@ -37,7 +37,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--entry", type=int, help="an entry's ordinal (1, 2, ...): solve that entry's renamed deal")
     p.add_argument("--budget", type=float, default=10.0, help="CPU seconds of search (default 10)")
     p.add_argument("--nodes", type=int, help="also stop after this many positions expanded")
-    p.add_argument("--pace", type=float, default=DEFAULT_PACE, help="seconds per move for the score (default 1)")
+    p.add_argument(
+        "--pace", type=float, default=HUMAN_PACE, help="seconds per move for the score (default 2, the par's pace)"
+    )
     p.add_argument("--time-limit", type=int, help="the game's time limit in seconds (default 600)")
     p.add_argument("--free-column", type=on_off, help="on or off (default per variant)")
     p.add_argument("--draw-pile-choice", type=on_off, help="spider78: on (default) or off")
