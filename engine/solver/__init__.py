@@ -3,7 +3,7 @@
     >>> import time
     >>> from spidertour.engine import Settings
     >>> from spidertour.engine.solver import solve
-    >>> s = solve(Settings(variant="spider78", suits=1), "abc", seconds=5, clock=time.monotonic)
+    >>> s = solve(Settings(variant="spider78", suits=1), "abc", seconds=5, clock=time.process_time)
     >>> s.won, len(s.moves), s.final_score
 
 Standard library only, like the engine. It reads face-down cards and the reserve, so it must
