@@ -127,7 +127,7 @@ async def test_certified_badge_and_the_par_after_the_finish(page: Page, api: Api
 
 
 async def test_a_par_too_long_for_the_time_limit_and_the_winners_share_of_it(
-    page: Page, api: Api, server: ServerProcess
+    page: Page, api: Api, server: ServerProcess, shots: Path
 ) -> None:
     """At 2 s a move the solver's line does not fit in 60 s: the page says what it reaches when time
     runs out (the number its replay re-scores), and each score as a share of that par."""
@@ -161,6 +161,7 @@ async def test_a_par_too_long_for_the_time_limit_and_the_winners_share_of_it(
     )
     await expect(panel.locator("[data-field=share]")).to_have_text(share)
     await expect(page.locator(".standings.final tbody tr").nth(0).locator("[data-field=of-par]")).to_have_text(share)
+    await snap(page, shots, "finished-par", full_page=True)
     # The par's replay, re-scored in the browser, reaches the par shown and ends by time.
     await panel.locator("[data-action=replay-par]").click()
     rescore = page.locator('.replay[data-entry="par"] [data-field=rescore]')
