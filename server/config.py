@@ -63,7 +63,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     rate_burst: Annotated[int, Meta(ge=1, le=1_000_000)] = 60  # handled at once before the rate applies
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     log_format: Literal["text", "json"] = "text"
-    solver_seconds: Annotated[float, Meta(gt=0, le=86_400)] = 10.0  # a par's budget, and a certification try's
+    solver_seconds: Annotated[float, Meta(gt=0, le=86_400)] = 10.0  # CPU seconds: a par's budget, a certification try's
     certify_tries: Annotated[int, Meta(ge=1, le=10_000)] = 20  # deals tried at most for a certified deal
     register_per_minute: Positive = REGISTER_PER_MINUTE
     register_burst: Annotated[int, Meta(ge=1, le=1_000_000_000)] = REGISTER_BURST
@@ -145,7 +145,7 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "RATE_BURST": ("rate_burst", f"{_WHOLE} of messages from 1"),
     "LOG_LEVEL": ("log_level", "debug, info, warning or error"),
     "LOG_FORMAT": ("log_format", "text or json"),
-    "SOLVER_SECONDS": ("solver_seconds", "seconds above 0, at most 86400"),
+    "SOLVER_SECONDS": ("solver_seconds", "CPU seconds above 0, at most 86400"),
     "CERTIFY_TRIES": ("certify_tries", f"{_WHOLE} from 1 to 10000"),
     "REGISTER_PER_MINUTE": ("register_per_minute", "a number a minute above 0"),
     "REGISTER_BURST": ("register_burst", f"{_WHOLE} from 1"),

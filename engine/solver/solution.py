@@ -8,6 +8,11 @@ from typing import Any
 from ..game import WON, Game
 from ..moves import Deal, Move, MoveCards
 
+# Seconds a move that a strong human can keep up over a whole game: the pace a tournament's par is
+# played at (docs/rules.md "Par"). A line too long for the time limit at this pace is scored as the
+# engine replays it at this pace: the game the clock ends, with no time bonus.
+HUMAN_PACE = 2.0
+
 
 @dataclass(slots=True)
 class Solution:
@@ -71,6 +76,16 @@ def replay_line(start: Game, moves: list[Move], pace: float) -> Game:
             break
         game.play(move, t)
     return game
+
+
+def cut_at_time_limit(moves: list[dict[str, Any]], time_limit: float) -> list[dict[str, Any]]:
+    """A timed line (docs/replay.md moves, each with ``t``) as far as the clock lets it be played: the
+    moves before ``time_limit`` and, when the clock ends it first, ``{"type": "end", "t": time_limit}``,
+    as the server publishes any game the clock ended. Its replay scores what ``replay_line`` does."""
+    kept = [m for m in moves if m.get("t", 0) < time_limit]
+    if len(kept) < len(moves):
+        kept.append({"type": "end", "t": time_limit})
+    return kept
 
 
 def check_wins(start: Game, moves: list[Move]) -> None:

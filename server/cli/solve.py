@@ -19,7 +19,7 @@ import time
 
 from spidertour.engine import Settings
 from spidertour.engine.errors import EngineError
-from spidertour.engine.solver import DEFAULT_PACE, solve
+from spidertour.engine.solver import HUMAN_PACE, solve
 
 from .args import on_off
 
@@ -35,9 +35,11 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--suits", type=int, required=True)
     p.add_argument("--seed", required=True)
     p.add_argument("--entry", type=int, help="an entry's ordinal (1, 2, ...): solve that entry's renamed deal")
-    p.add_argument("--budget", type=float, default=10.0, help="seconds of search (default 10)")
+    p.add_argument("--budget", type=float, default=10.0, help="CPU seconds of search (default 10)")
     p.add_argument("--nodes", type=int, help="also stop after this many positions expanded")
-    p.add_argument("--pace", type=float, default=DEFAULT_PACE, help="seconds per move for the score (default 1)")
+    p.add_argument(
+        "--pace", type=float, default=HUMAN_PACE, help="seconds per move for the score (default 2, the par's pace)"
+    )
     p.add_argument("--time-limit", type=int, help="the game's time limit in seconds (default 600)")
     p.add_argument("--free-column", type=on_off, help="on or off (default per variant)")
     p.add_argument("--draw-pile-choice", type=on_off, help="spider78: on (default) or off")
@@ -63,7 +65,13 @@ def run_solve(args: argparse.Namespace) -> int:
     try:
         settings = Settings(**{k: v for k, v in given.items() if v is not None})
         solution = solve(
-            settings, args.seed, args.entry, seconds=args.budget, nodes=args.nodes, clock=time.monotonic, pace=args.pace
+            settings,
+            args.seed,
+            args.entry,
+            seconds=args.budget,
+            nodes=args.nodes,
+            clock=time.process_time,
+            pace=args.pace,
         )
     except EngineError as err:
         print(f"error: {err.reason}", file=sys.stderr)

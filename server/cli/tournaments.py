@@ -226,7 +226,7 @@ def add_commands(sub: Any) -> None:
     create.add_argument(
         "--certified", action="store_true", help="a deal the server's solver wins (it draws seeds until one is won)"
     )
-    create.add_argument("--certify-seconds", type=float, help="solver seconds a deal tried")
+    create.add_argument("--certify-seconds", type=float, help="solver CPU seconds a deal tried")
     add_server_options(create)
     create.set_defaults(run=run_tournament_create)
 

@@ -41,7 +41,7 @@ class TournamentCreate(Struct, forbid_unknown_fields=True):
     closes_at: datetime | None = None
     seed: Annotated[str, Meta(min_length=1, max_length=256)] | None = None
     # A certified deal: the server draws seeds until its solver wins one (only the given seed, if
-    # any), within certify_seconds each (default: the server's SOLVER_SECONDS).
+    # any), within certify_seconds CPU seconds each (default: the server's SOLVER_SECONDS).
     certified: bool = False
     certify_seconds: Annotated[float, Meta(gt=0, le=120)] | None = None
     start: Literal["own", "together"] = "own"
@@ -51,9 +51,12 @@ class Par(Struct):
     """The solver's line on the tournament's deal, published with the seed at the finish."""
 
     outcome: Literal["won", "not found within budget", "proven lost"]
-    final_score: int | None  # the line's final score played at `pace` seconds a move; null when not won
-    moves: int  # moves in the line (GET /api/tournaments/{id}/par has them)
-    pace: float
+    # The line's final score as the engine replays it at `pace` seconds a move: its win when `in_time`,
+    # else what it reaches when time runs out (no time bonus); null when not won.
+    final_score: int | None
+    moves: int  # moves in the whole line (GET /api/tournaments/{id}/par has them, as far as the clock lets)
+    pace: float  # seconds a move: a pace a strong human keeps up (2), 1 for pars stored before it was stated
+    in_time: bool = False  # the line, at `pace`, wins before the time limit
 
 
 class TournamentEdit(Struct, forbid_unknown_fields=True):

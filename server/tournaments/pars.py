@@ -25,14 +25,14 @@ import asyncpg
 from litestar.connection import ASGIConnection
 
 from spidertour.engine import Settings
-from spidertour.engine.solver import DEFAULT_PACE, solve
+from spidertour.engine.solver import HUMAN_PACE, solve
 
 from ..fairplay.commitment import new_seed
 from . import store
 
 log = logging.getLogger("spidertour.solver")
 
-PAR_PACE = DEFAULT_PACE  # seconds a move: the par's score is the line played at this pace
+PAR_PACE = HUMAN_PACE  # seconds a move: the par's score is the line played at this (human) pace
 PAR_LEASE = 60.0  # seconds a claim on a par's work lasts unless renewed (renewed every third of it)
 STOP_WAIT = 10.0  # seconds the server waits at shutdown for its worker processes to be gone
 
@@ -44,12 +44,13 @@ def solve_job(settings: dict[str, Any], seed: str, seconds: float, pace: float =
     """
     engine_settings = Settings.from_json(settings)
     entry = 1 if engine_settings.deal_variation else None
-    s = solve(engine_settings, seed, entry, seconds=seconds, clock=time.monotonic, pace=pace)
+    s = solve(engine_settings, seed, entry, seconds=seconds, clock=time.process_time, pace=pace)
     return {
         "outcome": s.outcome,
         "moves": s.moves_json(),
         "final_score": s.final_score,
         "pace": s.pace,
+        "in_time": s.in_time,
         "entry": entry,
         "nodes": s.nodes,
         "seconds": s.seconds,

@@ -11,6 +11,9 @@ from litestar import Request, Response, get, post
 from litestar.exceptions import HTTPException, NotFoundException, PermissionDeniedException
 from litestar.params import Parameter
 
+from spidertour.engine import Settings
+from spidertour.engine.solver import cut_at_time_limit
+
 from ..core import core_of
 from ..lib.http import admin_guard, json_error, strict_body, valid_id
 from ..operations.openapi import ADMIN, errors
@@ -125,10 +128,20 @@ async def get_par(request: Request[Any, Any, Any], tournament_id: int) -> dict[s
     par = await store.par(db, tournament_id)
     if par is None:
         raise NotFoundException("the par is still being worked out: try again in a few seconds")
-    game: dict[str, Any] = {**tour["settings"], "seed": tour["seed"], "moves": par["moves"]}
+    # A line too long for the time limit at its pace is published as far as the clock lets it be played
+    # (then an "end" at the limit, like any game the clock ended): its replay scores the par.
+    moves = cut_at_time_limit(par["moves"], Settings.from_json(tour["settings"]).time_limit)
+    game: dict[str, Any] = {**tour["settings"], "seed": tour["seed"], "moves": moves}
     if par["entry"] is not None:
         game["entry"] = par["entry"]
-    game.update(outcome=par["outcome"], final_score=par["final_score"], pace=par["pace"], nodes=par["nodes"])
+    game.update(
+        outcome=par["outcome"],
+        final_score=par["final_score"],
+        pace=par["pace"],
+        in_time=par["in_time"],
+        line_moves=len(par["moves"]),
+        nodes=par["nodes"],
+    )
     return game
 
 

@@ -19,7 +19,8 @@ TOURNAMENT_SQL = f"""
            (SELECT count(*) FROM entries e WHERE e.tournament_id = t.id) AS entrants,
            t.certified,
            (SELECT jsonb_build_object('outcome', pr.outcome, 'final_score', pr.final_score,
-                                      'moves', jsonb_array_length(pr.moves), 'pace', pr.pace)
+                                      'moves', jsonb_array_length(pr.moves), 'pace', pr.pace,
+                                      'in_time', pr.in_time)
               FROM pars pr WHERE pr.tournament_id = t.id) AS par
       FROM tournaments t"""
 
@@ -84,13 +85,13 @@ async def save_par(db: Db, tournament_id: int, par: dict[str, Any], replace: boo
     conflict = (
         """UPDATE SET outcome = excluded.outcome, moves = excluded.moves, final_score = excluded.final_score,
                       pace = excluded.pace, entry = excluded.entry, nodes = excluded.nodes,
-                      seconds = excluded.seconds, computed_at = now()"""
+                      seconds = excluded.seconds, in_time = excluded.in_time, computed_at = now()"""
         if replace
         else "NOTHING"
     )
     status = await db.execute(
-        f"""INSERT INTO pars (tournament_id, outcome, moves, final_score, pace, entry, nodes, seconds)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tournament_id) DO {conflict}""",
+        f"""INSERT INTO pars (tournament_id, outcome, moves, final_score, pace, entry, nodes, seconds, in_time)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (tournament_id) DO {conflict}""",
         tournament_id,
         par["outcome"],
         par["moves"],
@@ -99,13 +100,14 @@ async def save_par(db: Db, tournament_id: int, par: dict[str, Any], replace: boo
         par["entry"],
         par["nodes"],
         par["seconds"],
+        par["in_time"],
     )
     return status.endswith(" 1")
 
 
 async def par(db: asyncpg.Pool, tournament_id: int) -> asyncpg.Record | None:
     return await db.fetchrow(
-        "SELECT outcome, moves, final_score, pace, entry, nodes, seconds FROM pars WHERE tournament_id = $1",
+        "SELECT outcome, moves, final_score, pace, in_time, entry, nodes, seconds FROM pars WHERE tournament_id = $1",
         tournament_id,
     )
 

@@ -111,7 +111,12 @@ async def test_certified_badge_and_the_par_after_the_finish(page: Page, api: Api
 
     await page.goto(f"/#/finished/{tid}")
     panel = page.locator("[data-field=par-panel]")
-    await expect(panel.locator("[data-field=par-score]")).to_have_text(f"Par {par['final_score']}")
+    assert par["pace"] == 2 and par["in_time"] is True
+    await expect(panel.locator("[data-field=par-score]")).to_have_text(f"Par {par['final_score']:,}")
+    await expect(panel.locator("[data-field=par]")).to_contain_text(
+        f"the solver's line of {par['moves']} moves, at 2 s a move"
+    )
+    await expect(panel.locator("[data-field=par]")).not_to_contain_text("time runs out")
     await expect(page.locator(".finished-page [data-field=certified]")).to_be_visible()
     await panel.locator("[data-action=replay-par]").click()
     rescore = page.locator('.replay[data-entry="par"] [data-field=rescore]')
@@ -119,3 +124,48 @@ async def test_certified_badge_and_the_par_after_the_finish(page: Page, api: Api
     await expect(rescore).to_have_attribute("data-score", str(par["final_score"]))
     await page.locator(".replay [data-action=last]").click()
     await expect(page.locator(".replay [data-field=stats]")).to_contain_text(f"final {par['final_score']}")
+
+
+async def test_a_par_too_long_for_the_time_limit_and_the_winners_share_of_it(
+    page: Page, api: Api, server: ServerProcess, shots: Path
+) -> None:
+    """At 2 s a move the solver's line does not fit in 60 s: the page says what it reaches when time
+    runs out (the number its replay re-scores), and each score as a share of that par."""
+    settings: dict[str, Any] = {"variant": "spider78", "suits": 1, "time_limit": 60}
+    tour = api.create_tournament(name="Short cup", seed="abc", closes_in=3, **settings)
+    game = Game(Settings(**settings), "abc")
+    _, token = api.register("cat")
+    entry = api.join(tour["id"], token)
+    cat, _ = await Player.connect(server.ws_url, entry["id"], token)
+    await cat.start()
+    for _ in range(4):
+        move = ([m for m in card_moves(game) if reveals(game, m)] or card_moves(game))[0]
+        assert (await cat.play(move.to_json()))["type"] == "result"
+        game.play(move)
+    await cat.play({"type": "end"})
+    await cat.close()
+    deadline = time.monotonic() + 60
+    while (done := api.tournament(tour["id"]))["par"] is None or done["status"] != "finished":
+        assert time.monotonic() < deadline, f"no par: {done}"
+        await asyncio.sleep(0.25)
+    par = done["par"]
+    assert par["outcome"] == "won" and par["in_time"] is False and par["moves"] * par["pace"] >= 60
+    score = api.http.get(f"/api/tournaments/{tour['id']}/standings").json()[0]["score"]
+    share = f"{round(100 * score / par['final_score'])}% of par"
+
+    await page.goto(f"/#/finished/{tour['id']}")
+    panel = page.locator("[data-field=par-panel]")
+    await expect(panel.locator("[data-field=par-score]")).to_have_text(f"Par {par['final_score']:,}")
+    await expect(panel.locator("[data-field=par]")).to_contain_text(
+        f"the solver's line of {par['moves']} moves would reach {par['final_score']:,} when time runs out at 2 s a move"
+    )
+    await expect(panel.locator("[data-field=share]")).to_have_text(share)
+    await expect(page.locator(".standings.final tbody tr").nth(0).locator("[data-field=of-par]")).to_have_text(share)
+    await snap(page, shots, "finished-par", full_page=True)
+    # The par's replay, re-scored in the browser, reaches the par shown and ends by time.
+    await panel.locator("[data-action=replay-par]").click()
+    rescore = page.locator('.replay[data-entry="par"] [data-field=rescore]')
+    await expect(rescore).to_have_attribute("data-ok", "true")
+    await expect(rescore).to_have_attribute("data-score", str(par["final_score"]))
+    await page.locator(".replay [data-action=last]").click()
+    await expect(page.locator(".replay [data-field=step]")).to_contain_text("out of time")

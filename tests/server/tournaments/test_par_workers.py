@@ -139,7 +139,7 @@ async def test_a_claim_is_one_processes_until_given_up_or_run_out(api: Api, data
             assert time.monotonic() < deadline, "an expired claim was never taken over"
             await asyncio.sleep(0.1)
         assert starts == 3 and not await store.renew_par_claim(db, tid, "b", 60)
-        par: dict[str, Any] = {"outcome": "proven lost", "moves": [], "final_score": None, "pace": 1}
+        par: dict[str, Any] = {"outcome": "proven lost", "moves": [], "final_score": None, "pace": 2, "in_time": False}
         assert await store.save_par(db, tid, {**par, "entry": None, "nodes": 1, "seconds": 0.1})
         await store.release_par_claim(db, tid, "c")
         assert await store.claim_par(db, tid, "d", 60) is None  # worked out: nothing to claim

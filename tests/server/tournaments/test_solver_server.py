@@ -57,7 +57,8 @@ def check_par_line(api: Api, tour: dict[str, Any]) -> dict[str, Any]:
     out = replay_game(game)  # the engine alone, from the revealed seed: the line wins
     assert out["steps"][-1]["outcome"] == "won"
     assert out["final_score"] == game["final_score"] == tour["par"]["final_score"]
-    assert len(game["moves"]) == tour["par"]["moves"]
+    assert len(game["moves"]) == game["line_moves"] == tour["par"]["moves"]
+    assert game["pace"] == tour["par"]["pace"] == 2 and game["in_time"] is tour["par"]["in_time"] is True
     return dict(game)
 
 
@@ -101,9 +102,9 @@ async def test_the_par_appears_only_after_the_finish(api: Api) -> None:
         await asyncio.sleep(0.2)
     done = await finished_with_par(api, tid)
     game = check_par_line(api, done)
-    # 30 cards turned, 6 sequences, one move a second from 600 s, and the free-column bonus if unused.
-    base = 750 + 600 + (600 - len(game["moves"]))
-    assert game["pace"] == 1 and game["final_score"] in (base, base + 100)
+    # 30 cards turned, 6 sequences, one move every 2 s from 600 s, and the free-column bonus if unused.
+    base = 750 + 600 + (600 - 2 * len(game["moves"]))
+    assert game["pace"] == 2 and game["final_score"] in (base, base + 100)
 
 
 async def test_a_certified_deal_that_cannot_be_found_is_refused_and_nothing_is_created(

@@ -8,6 +8,14 @@ import { cardWords } from "../board/cards.js";
 import { commitment, replayGame, VARIANTS } from "../engine/index.js";
 import { certifiedBadge, clock, describeSettings, el, STATUS_NAMES, when } from "../lib/ui.js";
 
+// A score as a share of the par ("87% of par"), or "" when there is no par score to compare with.
+function ofPar(score, par) {
+  if (!par || par.outcome !== "won" || !(par.final_score > 0) || score === null || score === undefined) return "";
+  return `${Math.round((100 * score) / par.final_score)}% of par`;
+}
+
+const number = (n) => Number(n).toLocaleString("en-US");
+
 function moveText(m) {
   if (!m) return "the deal";
   if (m.type === "move") return `${m.count} card${m.count === 1 ? "" : "s"} from column ${m.from + 1} to ${m.to + 1}`;
@@ -81,15 +89,17 @@ export function mount(main, tidText) {
         el("td", { class: "num" }, s.rank),
         el("td", {}, s.player, mine.has(s.entry_id) ? el("span", { class: "you-tag" }, "you") : null),
         el("td", { class: "num score" }, s.score),
+        el("td", { class: "num opt of-par", "data-field": "of-par" }, ofPar(s.score, t.par)),
         el("td", {}, el("span", { class: `badge st-${s.status}` }, STATUS_NAMES[s.status] || s.status)),
         el("td", { class: "num opt" }, s.time_left === null ? "" : clock(s.time_left)),
         el("td", {}, el("button", { class: "btn small", "data-action": "replay", onclick: () => replay(s.entry_id) },
           "Replay"))));
     }
-    if (!standings.length) body.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, "Nobody entered.")));
+    if (!standings.length) body.append(el("tr", {}, el("td", { colspan: 7, class: "muted" }, "Nobody entered.")));
     page.append(el("h2", {}, "Final standings"), el("div", { class: "table-wrap" },
       el("table", { class: "standings final" }, el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"),
-        el("th", {}, "Player"), el("th", { class: "num" }, "Score"), el("th", {}, "Status"),
+        el("th", {}, "Player"), el("th", { class: "num" }, "Score"),
+        el("th", { class: "num opt" }, "Of par"), el("th", {}, "Status"),
         el("th", { class: "num opt" }, "Time left"), el("th"))), body)));
     page.append(parPanel(t, standings[0]));
     const out = await api.disqualified(tid);
@@ -102,10 +112,14 @@ export function mount(main, tidText) {
     }
   }
 
-  // The par: the solver's line on this deal (whole deal known), next to the winner's score.
+  // The par: the solver's line on this deal (whole deal known) played at a stated human pace, and
+  // scored as the engine replays it at that pace (so its replay below re-scores to the same number),
+  // next to the winner's score and its share of the par.
   function parPanel(t, winner) {
     const par = t.par;
-    const winnerText = winner ? `Winner: ${winner.player}, ${winner.score}.` : "Nobody entered.";
+    const share = winner ? ofPar(winner.score, par) : "";
+    const winnerText = winner ? el("span", { "data-field": "winner" }, `Winner: ${winner.player}, ${number(winner.score)}`,
+      share ? [" (", el("span", { "data-field": "share" }, share), ")"] : null, ".") : "Nobody entered.";
     const parts = [el("h2", {}, "Par")];
     if (!par) {
       parts.push(el("p", { class: "muted", "data-field": "par" }, "The solver is still working out the par: reload in a few seconds. ",
@@ -113,9 +127,16 @@ export function mount(main, tidText) {
     } else if (par.outcome !== "won") {
       parts.push(el("p", { "data-field": "par" }, `The solver found no win (${par.outcome}). `, winnerText));
     } else {
-      parts.push(el("p", { "data-field": "par" },
-        el("b", { "data-field": "par-score" }, `Par ${par.final_score}`),
-        `: the solver's winning line, ${par.moves} moves at ${par.pace} s a move, playing with the whole deal known. `,
+      const limit = t.settings.time_limit;
+      // Pars stored before in_time was: the line fits when its last move comes before the time limit.
+      const inTime = par.in_time ?? par.moves * par.pace < limit;
+      const line = inTime
+        ? `: the solver's line of ${par.moves} moves, at ${par.pace} s a move`
+        : `: the solver's line of ${par.moves} moves would reach ${number(par.final_score)} when time runs out at ` +
+          `${par.pace} s a move (it needs ${clock(Math.ceil(par.moves * par.pace))}, the limit is ${clock(limit)})`;
+      parts.push(el("p", { "data-field": "par", "data-in-time": inTime },
+        el("b", { "data-field": "par-score" }, `Par ${number(par.final_score)}`),
+        `${line}, playing with the whole deal known. `,
         winnerText),
       el("button", { class: "btn small", "data-action": "replay-par", onclick: () => replayPar() }, "Replay the par"));
     }
