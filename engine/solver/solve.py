@@ -4,10 +4,12 @@ The search runs on the solver's own compact positions (``position.py``); every l
 then played by the real engine, which must win with it, before it is returned.
 
 Order of work, within one budget of nodes and/or seconds:
-1. with a free column: first a search that leaves it unused (a win there earns its bonus),
-   given ``free_share`` of the budget;
-2. the pruned search with every column (``position.card_moves``);
-3. if that runs dry, the full search (every legal move), which alone can prove a deal lost.
+1. with a free column: first a best-first search that leaves it unused (a win there earns its
+   bonus), given ``free_share`` of the budget;
+2. the beam search (``beam.py``) with every column, until ``beam_share`` of the budget is spent:
+   it wins most hard deals (2 and 4 suits), with short lines;
+3. the pruned best-first search (``search.py``, ``position.card_moves``) with what is left;
+4. if that runs dry, the full search (every legal move), which alone can prove a deal lost.
 
 The engine has no clock: a time budget needs ``clock``, a function returning seconds (for
 example ``time.monotonic``), passed in by the caller.
@@ -19,6 +21,7 @@ from collections.abc import Callable
 
 from ..game import Game
 from ..settings import Settings
+from .beam import beam_search
 from .position import from_game
 from .search import SearchOutcome, search
 from .solution import Solution, check_wins, engine_move, replay_line
@@ -36,10 +39,13 @@ def solve(
     clock: Callable[[], float] | None = None,
     pace: float = DEFAULT_PACE,
     free_share: float = 0.25,
+    beam_share: float = 0.7,
 ) -> Solution:
     """Solve the deal of ``seed`` (the renamed deal of entry ``entry`` with deal_variation on)."""
     game = Game(settings, seed, entry)
-    return solve_game(game, seconds=seconds, nodes=nodes, clock=clock, pace=pace, free_share=free_share)
+    return solve_game(
+        game, seconds=seconds, nodes=nodes, clock=clock, pace=pace, free_share=free_share, beam_share=beam_share
+    )
 
 
 def solve_game(
@@ -50,6 +56,7 @@ def solve_game(
     clock: Callable[[], float] | None = None,
     pace: float = DEFAULT_PACE,
     free_share: float = 0.25,
+    beam_share: float = 0.7,
 ) -> Solution:
     """Solve from the game's current position (usually its first). The game itself is untouched."""
     if seconds is None and nodes is None:
@@ -66,13 +73,15 @@ def solve_game(
     spent = 0
     explored: list[SearchOutcome] = []
 
-    def run(share: float, **how: bool) -> SearchOutcome:
+    def run(share: float, beam: bool = False, **how: bool) -> SearchOutcome:
+        """One search, until ``share`` of the whole budget is spent (counted from the start)."""
         nonlocal spent
-        max_nodes = None if nodes is None else max(0, int(nodes * share) if share < 1 else nodes - spent)
+        max_nodes = None if nodes is None else max(0, min(int(nodes * share), nodes) - spent)
         end = deadline
         if deadline is not None and share < 1:
             end = started + seconds * share  # type: ignore[operator]
-        out = search(table, cols, dealt, max_nodes=max_nodes, deadline=end, clock=clock, **how)
+        find = beam_search if beam else search
+        out = find(table, cols, dealt, max_nodes=max_nodes, deadline=end, clock=clock, **how)
         spent += out.nodes
         explored.append(out)
         return out
@@ -80,6 +89,8 @@ def solve_game(
     out: SearchOutcome | None = None
     if table.free >= 0 and free_share > 0:
         out = run(free_share, use_free=False)
+    if (out is None or out.line is None) and beam_share > 0:
+        out = run(max(beam_share, free_share if table.free >= 0 else 0), beam=True, use_free=True)
     if out is None or out.line is None:
         out = run(1.0, use_free=True)
         if out.line is None and out.stopped is None:  # the pruned search ran dry: try every move

@@ -10,7 +10,10 @@ import pytest
 
 from spidertour.engine import Game, Settings
 from spidertour.engine.replay import replay_game
-from spidertour.engine.solver import Solution, solve, solve_game
+from spidertour.engine.solver import Solution, check_wins, solve, solve_game
+from spidertour.engine.solver.beam import beam_search
+from spidertour.engine.solver.position import from_game
+from spidertour.engine.solver.solution import engine_move
 
 # Deals the solver wins in a few hundred positions (well under a second).
 EASY = [
@@ -129,3 +132,27 @@ def test_bad_budgets_are_refused() -> None:
         solve(settings, "abc", seconds=1)
     with pytest.raises(ValueError, match="pace"):
         solve(settings, "abc", nodes=10, pace=float("nan"))
+
+
+def test_a_four_suit_deal_is_won_and_its_line_replays_legally() -> None:
+    # The beam search (solve's first step) wins this classic 4-suit deal in about 42,000
+    # positions; a node budget, not a time budget, so the outcome is the same on any machine.
+    settings = Settings(variant="spider", suits=4)
+    s = solve(settings, "bench-spider-4-1", nodes=70_000)
+    assert s.won and s.nodes <= 70_000
+    assert len(s.moves) < 200  # a line a player could follow, not a wander
+    out = replayed(settings, "bench-spider-4-1", s)
+    assert all(step["ok"] for step in out["steps"])
+    last = out["steps"][-1]
+    assert last["sequences"] == 8
+    assert out["final_score"] == s.final_score
+
+
+def test_the_beam_search_alone_returns_a_winning_line_within_its_node_budget() -> None:
+    game = Game(Settings(variant="spider", suits=2), "bench-spider-2-2")
+    table, cols, dealt = from_game(game)
+    out = beam_search(table, cols, dealt, max_nodes=40_000)
+    assert out.line is not None and out.nodes <= 40_000 and out.stopped is None
+    check_wins(game, [engine_move(m, False) for m in out.line])
+    starved = beam_search(table, cols, dealt, max_nodes=500)
+    assert starved.line is None and starved.stopped == "nodes" and starved.nodes <= 500
