@@ -29,8 +29,8 @@ MAX_WIDTH = 1 << 16
 PATIENCE = 40  # levels a beam may go without a better best cost before it stops
 MAX_LEVELS = 1000  # no line is longer than this
 
-# A beam entry: cost, position, line.
-Entry = tuple[int, Columns, "Node | None"]
+# A beam entry: cost, position, deals made, line.
+Entry = tuple[int, Columns, int, "Node | None"]
 
 
 def beam_search(
@@ -84,19 +84,22 @@ def _one_beam(
     def full_cost(cols: Columns, dealt: int) -> int:
         return h.RESERVE * table.reserve_left(dealt) + sum(f(c) for f, c in zip(costs_of, cols, strict=True))
 
-    beams: dict[int, list[Entry]] = {dealt0: [(full_cost(start, dealt0), start, None)]}
-    best = {dealt0: beams[dealt0][0][0]}
-    stale = {dealt0: 0}
+    def stage(dealt: int) -> int:  # which beam: the number of deals made (draw piles: of any piles)
+        return dealt.bit_count() if table.piles is not None else dealt
+
+    beams: dict[int, list[Entry]] = {stage(dealt0): [(full_cost(start, dealt0), start, dealt0, None)]}
+    best = {stage(dealt0): beams[stage(dealt0)][0][0]}
+    stale = {stage(dealt0): 0}
     seen = {hash((start, dealt0))}
     nodes = 0
     level = 0
     while beams and level < MAX_LEVELS:
         level += 1
         nxt: dict[int, dict[int, Entry]] = {}
-        for dealt, beam in beams.items():
-            same = nxt.setdefault(dealt, {})
-            fill = needs_fill and table.reserve_left(dealt) > 0
-            for cost, cols, node in beam:
+        for key0, beam in beams.items():
+            same = nxt.setdefault(key0, {})
+            for cost, cols, dealt, node in beam:
+                fill = needs_fill and table.reserve_left(dealt) > 0
                 if max_nodes is not None and nodes >= max_nodes:
                     return None, nodes, len(seen), level, "nodes"
                 if deadline is not None and nodes % CHECK_EVERY == 0 and clock() >= deadline:  # type: ignore[misc]
@@ -118,30 +121,30 @@ def _one_beam(
                     if not nd and not any(new) and table.reserve_left(dealt) == 0:
                         return _line(child), nodes, len(seen), level, None
                     c = cost - costs[src] - costs[dst] + costs_of[src](ns) + costs_of[dst](nd)
-                    same[key] = (c, new, child)
+                    same[key] = (c, new, dealt, child)
                 for pile in deals(table, cols, dealt):
                     new, nd_ = deal_cards(table, cols, dealt, pile)
                     key = hash((new, nd_))
-                    after = nxt.setdefault(nd_, {})
+                    after = nxt.setdefault(stage(nd_), {})
                     if key in seen or key in after:
                         continue
                     child = (node, (DEAL, pile, 0))
                     if table.reserve_left(nd_) == 0 and not any(new):
                         return _line(child), nodes, len(seen), level, None
-                    after[key] = (full_cost(new, nd_), new, child)
+                    after[key] = (full_cost(new, nd_), new, nd_, child)
         beams = {}
-        for dealt, found in nxt.items():
+        for n, found in nxt.items():
             if not found:
                 continue
-            if dealt in stale and stale[dealt] >= PATIENCE:
+            if n in stale and stale[n] >= PATIENCE:
                 continue  # this beam has stopped
             kept = heapq.nsmallest(width, found.items(), key=lambda kv: kv[1][0])
             seen.update(k for k, _ in kept)
-            beams[dealt] = [e for _, e in kept]
+            beams[n] = [e for _, e in kept]
             top = kept[0][1][0]
-            if dealt not in best or top < best[dealt]:
-                best[dealt] = top
-                stale[dealt] = 0
+            if n not in best or top < best[n]:
+                best[n] = top
+                stale[n] = 0
             else:
-                stale[dealt] += 1
+                stale[n] += 1
     return None, nodes, len(seen), level, None
