@@ -77,9 +77,16 @@ def _one_beam(
     free = table.free
     dealt_columns = table.dealt_columns
     needs_fill = table.stock is not None and not table.deal_onto_empty
-    column_cost = h.column_cost_no_empty if needs_fill else h.column_cost
-    free_cost = h.free_cost
-    costs_of = [free_cost if i == free else column_cost for i in range(table.width)]
+    plain = h.column_cost_no_empty if needs_fill else h.column_cost
+    known: dict[tuple[int, ...], int] = {}  # column -> its cost: the same columns come back often
+
+    def column_cost(col: tuple[int, ...]) -> int:
+        c = known.get(col)
+        if c is None:
+            c = known[col] = plain(col)
+        return c
+
+    costs_of = [h.free_cost if i == free else column_cost for i in range(table.width)]
 
     def full_cost(cols: Columns, dealt: int) -> int:
         return h.RESERVE * table.reserve_left(dealt) + sum(f(c) for f, c in zip(costs_of, cols, strict=True))
