@@ -26,7 +26,7 @@ from .search import CHECK_EVERY, Node, SearchOutcome, _line
 Clock = Callable[[], float]
 FIRST_WIDTH = 64  # the first beam's width; each new try doubles it
 MAX_WIDTH = 1 << 16
-PATIENCE = 40  # levels a beam may go without a better best cost before it stops
+PATIENCE = 20  # levels a beam may go without a better best cost before it stops
 MAX_LEVELS = 1000  # no line is longer than this
 
 # A beam entry: cost, position, deals made, line.

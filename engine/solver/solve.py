@@ -3,13 +3,16 @@
 The search runs on the solver's own compact positions (``position.py``); every line it finds is
 then played by the real engine, which must win with it, before it is returned.
 
-Order of work, within one budget of nodes and/or seconds:
-1. with a free column: first a best-first search that leaves it unused (a win there earns its
-   bonus), given ``free_share`` of the budget;
-2. the beam search (``beam.py``) with every column, until ``beam_share`` of the budget is spent:
-   it wins most hard deals (2 and 4 suits), with short lines;
-3. the pruned best-first search (``search.py``, ``position.card_moves``) with what is left;
+Order of work, within one budget of nodes and/or seconds (each step until its share of the
+whole budget is spent, counted from the start):
+1. a short best-first search (``search.py``), ``probe_share`` of the budget: it wins the easy
+   deals (1 suit) at once;
+2. the beam search (``beam.py``), until ``beam_share`` of the budget is spent: it wins most hard
+   deals (2 and 4 suits), with short lines;
+3. the pruned best-first search with what is left;
 4. if that runs dry, the full search (every legal move), which alone can prove a deal lost.
+With a free column, steps 1 and 2 leave it unused (a win there earns its bonus; they win as
+often without it), and steps 3 and 4 use it.
 
 The engine has no clock: a time budget needs ``clock``, a function returning seconds (for
 example ``time.monotonic``), passed in by the caller.
@@ -38,13 +41,13 @@ def solve(
     nodes: int | None = None,
     clock: Callable[[], float] | None = None,
     pace: float = DEFAULT_PACE,
-    free_share: float = 0.25,
-    beam_share: float = 0.7,
+    probe_share: float = 0.1,
+    beam_share: float = 0.85,
 ) -> Solution:
     """Solve the deal of ``seed`` (the renamed deal of entry ``entry`` with deal_variation on)."""
     game = Game(settings, seed, entry)
     return solve_game(
-        game, seconds=seconds, nodes=nodes, clock=clock, pace=pace, free_share=free_share, beam_share=beam_share
+        game, seconds=seconds, nodes=nodes, clock=clock, pace=pace, probe_share=probe_share, beam_share=beam_share
     )
 
 
@@ -55,8 +58,8 @@ def solve_game(
     nodes: int | None = None,
     clock: Callable[[], float] | None = None,
     pace: float = DEFAULT_PACE,
-    free_share: float = 0.25,
-    beam_share: float = 0.7,
+    probe_share: float = 0.1,
+    beam_share: float = 0.85,
 ) -> Solution:
     """Solve from the game's current position (usually its first). The game itself is untouched."""
     if seconds is None and nodes is None:
@@ -86,11 +89,12 @@ def solve_game(
         explored.append(out)
         return out
 
+    spare = table.free < 0  # no free column to keep unused
     out: SearchOutcome | None = None
-    if table.free >= 0 and free_share > 0:
-        out = run(free_share, use_free=False)
+    if probe_share > 0:
+        out = run(probe_share, use_free=spare)
     if (out is None or out.line is None) and beam_share > 0:
-        out = run(max(beam_share, free_share if table.free >= 0 else 0), beam=True, use_free=True)
+        out = run(max(beam_share, probe_share), beam=True, use_free=spare)
     if out is None or out.line is None:
         out = run(1.0, use_free=True)
         if out.line is None and out.stopped is None:  # the pruned search ran dry: try every move
