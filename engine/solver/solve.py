@@ -9,7 +9,7 @@ whole budget is spent, counted from the start):
    a quarter with a free column): it wins the easy deals (1 suit) at once;
 2. the beam search (``beam.py``), until ``beam_share`` of the budget is spent: it wins most hard
    deals (2 and 4 suits), with short lines;
-3. the pruned best-first search with what is left;
+3. the pruned best-first search with what is left, going on from where step 1 stopped;
 4. if that runs dry, the full search (every legal move), which alone can prove a deal lost.
 With a free column, steps 1 and 2 leave it unused (a win there earns its bonus; they win as
 often without it), and steps 3 and 4 use it.
@@ -26,7 +26,7 @@ from ..game import Game
 from ..settings import Settings
 from .beam import beam_search
 from .position import from_game
-from .search import SearchOutcome, search
+from .search import Paused, SearchOutcome, search
 from .solution import Solution, check_wins, engine_move, replay_line
 
 DEFAULT_PACE = 1.0
@@ -78,15 +78,17 @@ def solve_game(
     spent = 0
     explored: list[SearchOutcome] = []
 
-    def run(share: float, beam: bool = False, **how: bool) -> SearchOutcome:
+    def run(share: float, beam: bool = False, resume: Paused | None = None, **how: bool) -> SearchOutcome:
         """One search, until ``share`` of the whole budget is spent (counted from the start)."""
         nonlocal spent
         max_nodes = None if nodes is None else max(0, min(int(nodes * share), nodes) - spent)
         end = deadline
         if deadline is not None and share < 1:
             end = started + seconds * share  # type: ignore[operator]
-        find = beam_search if beam else search
-        out = find(table, cols, dealt, max_nodes=max_nodes, deadline=end, clock=clock, **how)
+        if beam:
+            out = beam_search(table, cols, dealt, max_nodes=max_nodes, deadline=end, clock=clock, **how)
+        else:
+            out = search(table, cols, dealt, max_nodes=max_nodes, deadline=end, clock=clock, resume=resume, **how)
         spent += out.nodes
         explored.append(out)
         return out
@@ -95,12 +97,14 @@ def solve_game(
     if probe_share is None:
         probe_share = PROBE_SHARE if spare else PROBE_SHARE_FREE
     out: SearchOutcome | None = None
+    paused: Paused | None = None
     if probe_share > 0:
         out = run(probe_share, use_free=spare)
+        paused = out.state if spare else None  # step 3 goes on from it (the same moves)
     if (out is None or out.line is None) and beam_share > 0:
         out = run(max(beam_share, probe_share), beam=True, use_free=spare)
     if out is None or out.line is None:
-        out = run(1.0, use_free=True)
+        out = run(1.0, resume=paused, use_free=True)
         if out.line is None and out.stopped is None:  # the pruned search ran dry: try every move
             out = run(1.0, use_free=True, prune=False)
     solution = Solution(

@@ -13,6 +13,7 @@ from spidertour.engine.replay import replay_game
 from spidertour.engine.solver import Solution, check_wins, solve, solve_game
 from spidertour.engine.solver.beam import beam_search
 from spidertour.engine.solver.position import from_game
+from spidertour.engine.solver.search import search
 from spidertour.engine.solver.solution import engine_move
 
 # Deals the solver wins in a few thousand positions (well under a second).
@@ -156,3 +157,13 @@ def test_the_beam_search_alone_returns_a_winning_line_within_its_node_budget() -
     check_wins(game, [engine_move(m, False) for m in out.line])
     starved = beam_search(table, cols, dealt, max_nodes=500)
     assert starved.line is None and starved.stopped == "nodes" and starved.nodes <= 500
+
+
+def test_a_best_first_search_stopped_by_its_budget_goes_on_where_it_stopped() -> None:
+    table, cols, dealt = from_game(Game(Settings(variant="spider", suits=1), "abc"))
+    whole = search(table, cols, dealt, max_nodes=5_000)
+    assert whole.line is not None and whole.nodes > 200
+    first = search(table, cols, dealt, max_nodes=200)
+    assert first.line is None and first.stopped == "nodes" and first.state is not None
+    rest = search(table, cols, dealt, max_nodes=5_000, resume=first.state)
+    assert rest.line == whole.line and first.nodes + rest.nodes == whole.nodes
