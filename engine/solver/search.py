@@ -33,6 +33,18 @@ class SearchOutcome:
     max_depth: int  # the longest line explored, in moves
     exhausted: bool  # every reachable position was seen: no win exists (with these moves)
     stopped: str | None  # "nodes" or "time" when the budget ran out
+    state: Paused | None = None  # where a search stopped by its budget can go on from
+
+
+@dataclass(slots=True)
+class Paused:
+    """A best-first search stopped by its budget: its open list and table, to go on with later."""
+
+    heap: list[Entry]
+    seen: set[int]
+    counter: int
+    complete: bool
+    max_depth: int
 
 
 # A line of moves as a linked list, last move first: (the line before it, the move), None when empty.
@@ -68,8 +80,12 @@ def search(
     clock: Clock | None = None,
     use_free: bool = True,
     prune: bool = True,
+    resume: Paused | None = None,
 ) -> SearchOutcome:
-    """Look for a line from (start, dealt0) that clears every card. Stops at the budget."""
+    """Look for a line from (start, dealt0) that clears every card. Stops at the budget.
+
+    ``resume``: go on from where an earlier search (the same start, use_free and prune) stopped.
+    """
     if deadline is not None and clock is None:
         raise ValueError("a time budget needs a clock")
     free = table.free
@@ -82,13 +98,18 @@ def search(
     reserve = h.RESERVE
     heappush = heapq.heappush
     heappop = heapq.heappop
-    cost0 = position_cost(table, start, dealt0)
-    heap: list[Entry] = [(cost0 * SCALE, 0, cost0, start, dealt0, None, 0)]
-    seen = {hash((start, dealt0))}
-    counter = 0
+    fresh = resume is None
+    if resume is None:
+        cost0 = position_cost(table, start, dealt0)
+        resume = Paused([(cost0 * SCALE, 0, cost0, start, dealt0, None, 0)], {hash((start, dealt0))}, 0, True, 0)
+        resume.complete = (use_free or free < 0) and not prune
+    heap = resume.heap
+    seen = resume.seen
+    counter = resume.counter
+    complete = resume.complete
+    max_depth = resume.max_depth
+    seen_before = 0 if fresh else len(seen)
     nodes = 0
-    max_depth = 0
-    complete = (use_free or free < 0) and not prune
     stopped: str | None = None
     if not any(start) and table.reserve_left(dealt0) == 0:
         return SearchOutcome([], 0, 1, 0, False, None)
@@ -127,7 +148,7 @@ def search(
             )
             child = (node, move)
             if not nd and not any(new) and table.reserve_left(dealt) == 0:
-                return SearchOutcome(_line(child), nodes, len(seen), depth, False, None)
+                return SearchOutcome(_line(child), nodes, len(seen) - seen_before, depth, False, None)
             counter -= 1
             heappush(heap, (c * SCALE + DEPTH * depth, counter, c, new, dealt, child, depth))
         for pile in deals(table, cols, dealt) if not prune or not has_progress(table, cols, moves) else ():
@@ -140,7 +161,7 @@ def search(
             child = (node, move)
             left = table.reserve_left(nd_)
             if left == 0 and not any(new):
-                return SearchOutcome(_line(child), nodes, len(seen), depth, False, None)
+                return SearchOutcome(_line(child), nodes, len(seen) - seen_before, depth, False, None)
             c = reserve * left
             for i, col in enumerate(new):
                 c += free_cost(col) if i == free else column_cost(col)
@@ -151,4 +172,5 @@ def search(
             heapq.heapify(heap)
             complete = False
     exhausted = not heap and stopped is None and complete
-    return SearchOutcome(None, nodes, len(seen), max_depth, exhausted, stopped)
+    paused = Paused(heap, seen, counter, complete, max_depth) if stopped is not None else None
+    return SearchOutcome(None, nodes, len(seen) - seen_before, max_depth, exhausted, stopped, paused)

@@ -3,11 +3,16 @@
 The search runs on the solver's own compact positions (``position.py``); every line it finds is
 then played by the real engine, which must win with it, before it is returned.
 
-Order of work, within one budget of nodes and/or seconds:
-1. with a free column: first a search that leaves it unused (a win there earns its bonus),
-   given ``free_share`` of the budget;
-2. the pruned search with every column (``position.card_moves``);
-3. if that runs dry, the full search (every legal move), which alone can prove a deal lost.
+Order of work, within one budget of nodes and/or seconds (each step until its share of the
+whole budget is spent, counted from the start):
+1. a short best-first search (``search.py``), ``probe_share`` of the budget (default a tenth,
+   a quarter with a free column): it wins the easy deals (1 suit) at once;
+2. the beam search (``beam.py``), until ``beam_share`` of the budget is spent: it wins most hard
+   deals (2 and 4 suits), with short lines;
+3. the pruned best-first search with what is left, going on from where step 1 stopped;
+4. if that runs dry, the full search (every legal move), which alone can prove a deal lost.
+With a free column, steps 1 and 2 leave it unused (a win there earns its bonus; they win as
+often without it), and steps 3 and 4 use it.
 
 The engine has no clock: a time budget needs ``clock``, a function returning seconds (for
 example ``time.monotonic``), passed in by the caller.
@@ -19,11 +24,14 @@ from collections.abc import Callable
 
 from ..game import Game
 from ..settings import Settings
+from .beam import beam_search
 from .position import from_game
-from .search import SearchOutcome, search
+from .search import Paused, SearchOutcome, search
 from .solution import Solution, check_wins, engine_move, replay_line
 
 DEFAULT_PACE = 1.0
+PROBE_SHARE = 0.1  # the first best-first search's share of the budget
+PROBE_SHARE_FREE = 0.25  # the same with a free column: without it, it wins many 2-suit deals at once
 
 
 def solve(
@@ -35,11 +43,14 @@ def solve(
     nodes: int | None = None,
     clock: Callable[[], float] | None = None,
     pace: float = DEFAULT_PACE,
-    free_share: float = 0.25,
+    probe_share: float | None = None,
+    beam_share: float = 0.85,
 ) -> Solution:
     """Solve the deal of ``seed`` (the renamed deal of entry ``entry`` with deal_variation on)."""
     game = Game(settings, seed, entry)
-    return solve_game(game, seconds=seconds, nodes=nodes, clock=clock, pace=pace, free_share=free_share)
+    return solve_game(
+        game, seconds=seconds, nodes=nodes, clock=clock, pace=pace, probe_share=probe_share, beam_share=beam_share
+    )
 
 
 def solve_game(
@@ -49,7 +60,8 @@ def solve_game(
     nodes: int | None = None,
     clock: Callable[[], float] | None = None,
     pace: float = DEFAULT_PACE,
-    free_share: float = 0.25,
+    probe_share: float | None = None,
+    beam_share: float = 0.85,
 ) -> Solution:
     """Solve from the game's current position (usually its first). The game itself is untouched."""
     if seconds is None and nodes is None:
@@ -66,22 +78,33 @@ def solve_game(
     spent = 0
     explored: list[SearchOutcome] = []
 
-    def run(share: float, **how: bool) -> SearchOutcome:
+    def run(share: float, beam: bool = False, resume: Paused | None = None, **how: bool) -> SearchOutcome:
+        """One search, until ``share`` of the whole budget is spent (counted from the start)."""
         nonlocal spent
-        max_nodes = None if nodes is None else max(0, int(nodes * share) if share < 1 else nodes - spent)
+        max_nodes = None if nodes is None else max(0, min(int(nodes * share), nodes) - spent)
         end = deadline
         if deadline is not None and share < 1:
             end = started + seconds * share  # type: ignore[operator]
-        out = search(table, cols, dealt, max_nodes=max_nodes, deadline=end, clock=clock, **how)
+        if beam:
+            out = beam_search(table, cols, dealt, max_nodes=max_nodes, deadline=end, clock=clock, **how)
+        else:
+            out = search(table, cols, dealt, max_nodes=max_nodes, deadline=end, clock=clock, resume=resume, **how)
         spent += out.nodes
         explored.append(out)
         return out
 
+    spare = table.free < 0  # no free column to keep unused
+    if probe_share is None:
+        probe_share = PROBE_SHARE if spare else PROBE_SHARE_FREE
     out: SearchOutcome | None = None
-    if table.free >= 0 and free_share > 0:
-        out = run(free_share, use_free=False)
+    paused: Paused | None = None
+    if probe_share > 0:
+        out = run(probe_share, use_free=spare)
+        paused = out.state if spare else None  # step 3 goes on from it (the same moves)
+    if (out is None or out.line is None) and beam_share > 0:
+        out = run(max(beam_share, probe_share), beam=True, use_free=spare)
     if out is None or out.line is None:
-        out = run(1.0, use_free=True)
+        out = run(1.0, resume=paused, use_free=True)
         if out.line is None and out.stopped is None:  # the pruned search ran dry: try every move
             out = run(1.0, use_free=True, prune=False)
     solution = Solution(

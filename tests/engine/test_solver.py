@@ -10,9 +10,13 @@ import pytest
 
 from spidertour.engine import Game, Settings
 from spidertour.engine.replay import replay_game
-from spidertour.engine.solver import Solution, solve, solve_game
+from spidertour.engine.solver import Solution, check_wins, solve, solve_game
+from spidertour.engine.solver.beam import beam_search
+from spidertour.engine.solver.position import from_game
+from spidertour.engine.solver.search import search
+from spidertour.engine.solver.solution import engine_move
 
-# Deals the solver wins in a few hundred positions (well under a second).
+# Deals the solver wins in a few thousand positions (well under a second).
 EASY = [
     ("spider78", 1, "abc"),
     ("spider78", 1, "solver-1"),
@@ -34,7 +38,7 @@ def replayed(settings: Settings, seed: str, solution: Solution, entry: int | Non
 @pytest.mark.parametrize(("variant", "suits", "seed"), EASY)
 def test_every_line_found_wins_when_the_engine_replays_it(variant: str, suits: int, seed: str) -> None:
     settings = Settings(variant=variant, suits=suits)
-    s = solve(settings, seed, nodes=20_000)
+    s = solve(settings, seed, nodes=40_000)
     assert s.won and s.outcome == "won"
     out = replayed(settings, seed, s)
     assert all(step["ok"] for step in out["steps"])
@@ -129,3 +133,37 @@ def test_bad_budgets_are_refused() -> None:
         solve(settings, "abc", seconds=1)
     with pytest.raises(ValueError, match="pace"):
         solve(settings, "abc", nodes=10, pace=float("nan"))
+
+
+def test_a_four_suit_deal_is_won_and_its_line_replays_legally() -> None:
+    # The beam search (solve's first step) wins this classic 4-suit deal in about 42,000
+    # positions; a node budget, not a time budget, so the outcome is the same on any machine.
+    settings = Settings(variant="spider", suits=4)
+    s = solve(settings, "bench-spider-4-1", nodes=70_000)
+    assert s.won and s.nodes <= 70_000
+    assert len(s.moves) < 200  # a line a player could follow, not a wander
+    out = replayed(settings, "bench-spider-4-1", s)
+    assert all(step["ok"] for step in out["steps"])
+    last = out["steps"][-1]
+    assert last["sequences"] == 8
+    assert out["final_score"] == s.final_score
+
+
+def test_the_beam_search_alone_returns_a_winning_line_within_its_node_budget() -> None:
+    game = Game(Settings(variant="spider", suits=2), "bench-spider-2-2")
+    table, cols, dealt = from_game(game)
+    out = beam_search(table, cols, dealt, max_nodes=40_000)
+    assert out.line is not None and out.nodes <= 40_000 and out.stopped is None
+    check_wins(game, [engine_move(m, False) for m in out.line])
+    starved = beam_search(table, cols, dealt, max_nodes=500)
+    assert starved.line is None and starved.stopped == "nodes" and starved.nodes <= 500
+
+
+def test_a_best_first_search_stopped_by_its_budget_goes_on_where_it_stopped() -> None:
+    table, cols, dealt = from_game(Game(Settings(variant="spider", suits=1), "abc"))
+    whole = search(table, cols, dealt, max_nodes=5_000)
+    assert whole.line is not None and whole.nodes > 200
+    first = search(table, cols, dealt, max_nodes=200)
+    assert first.line is None and first.stopped == "nodes" and first.state is not None
+    rest = search(table, cols, dealt, max_nodes=5_000, resume=first.state)
+    assert rest.line == whole.line and first.nodes + rest.nodes == whole.nodes
