@@ -11,7 +11,7 @@ percentile CPU seconds of the wins, the median line length, positions expanded p
 the deals proven lost (the full search ran dry). Every line won is played by the engine and wins
 (the solver checks it before returning it).
 
-Targets (issue 18; 10 s of CPU each, one core, 200 deals): spider78 2-suit >= 97%, spider
+Targets (10 s of CPU each, one core, 200 deals): spider78 2-suit >= 97%, spider
 2-suit >= 95%, spider 4-suit >= 60%. The full run is ``--deals 200 --seconds 10`` (hours).
 
 Profile:  py-spy record -o solver.svg -- python bench/solver_bench.py --deals 3 --games spider:4
