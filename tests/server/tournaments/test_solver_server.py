@@ -189,3 +189,24 @@ async def test_editing_a_certified_deal_certifies_the_new_one(api: Api, database
     assert r.status_code == 200, r.text
     par = api.http.get(f"/api/tournaments/{tid}/par")
     assert par.status_code == 200 and par.json()["seed"] == after["seed"]
+
+
+async def test_a_certified_four_suit_tournament_works_end_to_end(api: Api) -> None:
+    """Four suits: the deal is certified (a win found before creation), and after the finish its par
+    is that win, which the engine alone replays to a win with the score shown."""
+    r = create(
+        api,
+        closes_in=120,
+        seed="bench-spider-4-1",  # won by the solver in a few CPU seconds (tests/engine/solver)
+        certified=True,
+        certify_seconds=30,
+        settings={"variant": "spider", "suits": 4, "time_limit": 900},
+    )
+    assert r.status_code == 201, r.text
+    tour = r.json()
+    assert tour["certified"] is True and tour["seed"] is None and tour["settings"]["suits"] == 4
+    closed = api.http.post(f"/api/tournaments/{tour['id']}/close", headers=api.admin())
+    assert closed.status_code == 200, closed.text
+    done = await finished_with_par(api, tour["id"])
+    assert done["seed"] == "bench-spider-4-1" and done["par"]["outcome"] == "won"
+    check_par_line(api, done)
