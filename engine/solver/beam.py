@@ -17,13 +17,11 @@ along one; and its lines are short, one level a move.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
 
 from . import heuristic as h
 from .position import DEAL, Columns, Table, card_moves, deal_cards, deals, play_cards
-from .search import CHECK_EVERY, Node, SearchOutcome, _line
+from .search import CHECK_EVERY, Clock, Node, SearchOutcome, _line
 
-Clock = Callable[[], float]
 FIRST_WIDTH = 64  # the first beam's width; each new try doubles it
 MAX_WIDTH = 1 << 16
 PATIENCE = 20  # levels a beam may go without a better best cost before it stops
