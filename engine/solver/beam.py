@@ -19,7 +19,7 @@ from __future__ import annotations
 import heapq
 
 from . import heuristic as h
-from .position import DEAL, Columns, Table, card_moves, deal_cards, deals, play_cards
+from .position import DEAL, DOWN, SEQUENCE, Columns, Table, card_moves, deal_cards, deals, settle
 from .search import CHECK_EVERY, Clock, Node, SearchOutcome, _line
 
 FIRST_WIDTH = 64  # the first beam's width; each new try doubles it
@@ -27,8 +27,17 @@ MAX_WIDTH = 1 << 16
 PATIENCE = 20  # levels a beam may go without a better best cost before it stops
 MAX_LEVELS = 1000  # no line is longer than this
 
-# A beam entry: cost, position, deals made, line.
-Entry = tuple[int, Columns, int, "Node | None"]
+# A position's key is the sum of its columns' hashes, each times its column's own odd number,
+# plus the deals made times another: a move changes the key by its two columns alone.
+_SPREAD = 0x9E3779B97F4A7C15
+_DEALT = 0xC2B2AE3D27D4EB4F
+
+# A beam entry: cost, position, deals made, line, the columns' hashes, key.
+Entry = tuple[int, Columns, int, "Node | None", list[int], int]
+# A position met at the next level, built only if kept: cost, the parent's columns, deals made,
+# line, the parent's column hashes, then the two changed columns with their hashes (src, column,
+# hash, dst, column, hash); a deal's candidate is built already (src -1).
+Candidate = tuple[int, Columns, int, "Node | None", list[int], int, tuple[int, ...], int, int, tuple[int, ...], int]
 
 
 def beam_search(
@@ -76,67 +85,89 @@ def _one_beam(
     dealt_columns = table.dealt_columns
     needs_fill = table.stock is not None and not table.deal_onto_empty
     plain = h.column_cost_no_empty if needs_fill else h.column_cost
-    known: dict[tuple[int, ...], int] = {}  # column -> its cost: the same columns come back often
+    # A column's cost by the column's hash: the same columns come back often, and each new
+    # column is hashed once for both this table and the position's key.
+    known: dict[int, int] = {}
+    costs_of = [h.free_cost if i == free else plain for i in range(table.width)]
 
-    def column_cost(col: tuple[int, ...]) -> int:
-        c = known.get(col)
-        if c is None:
-            c = known[col] = plain(col)
+    def cost_of(i: int, col: tuple[int, ...], hc: int) -> int:
+        c = known.get(hc)
+        if c is None or i == free:
+            c = costs_of[i](col)
+            if i != free:
+                known[hc] = c
         return c
 
-    costs_of = [h.free_cost if i == free else column_cost for i in range(table.width)]
+    mult = [(2 * i + 1) * _SPREAD for i in range(table.width)]
 
-    def full_cost(cols: Columns, dealt: int) -> int:
-        return h.RESERVE * table.reserve_left(dealt) + sum(f(c) for f, c in zip(costs_of, cols, strict=True))
+    def materialize(cols: Columns, dealt: int) -> tuple[int, list[int], int]:
+        """A position's cost, its columns' hashes and its key."""
+        hcs = [hash(c) for c in cols]
+        cost = h.RESERVE * table.reserve_left(dealt)
+        cost += sum(cost_of(i, c, hc) for i, (c, hc) in enumerate(zip(cols, hcs, strict=True)))
+        return cost, hcs, sum(m * hc for m, hc in zip(mult, hcs, strict=True)) + _DEALT * dealt
 
     def stage(dealt: int) -> int:  # which beam: the number of deals made (draw piles: of any piles)
         return dealt.bit_count() if table.piles is not None else dealt
 
-    beams: dict[int, list[Entry]] = {stage(dealt0): [(full_cost(start, dealt0), start, dealt0, None)]}
-    best = {stage(dealt0): beams[stage(dealt0)][0][0]}
+    cost0, hcs0, key0 = materialize(start, dealt0)
+    beams: dict[int, list[Entry]] = {stage(dealt0): [(cost0, start, dealt0, None, hcs0, key0)]}
+    best = {stage(dealt0): cost0}
     stale = {stage(dealt0): 0}
-    seen = {hash((start, dealt0))}
+    seen = {key0}
     nodes = 0
     level = 0
     while beams and level < MAX_LEVELS:
         level += 1
-        nxt: dict[int, dict[int, Entry]] = {}
-        for key0, beam in beams.items():
-            same = nxt.setdefault(key0, {})
-            for cost, cols, dealt, node in beam:
+        nxt: dict[int, dict[int, Candidate]] = {}
+        for n0, beam in beams.items():
+            same = nxt.setdefault(n0, {})
+            for cost, cols, dealt, node, hcs, key in beam:
                 fill = needs_fill and table.reserve_left(dealt) > 0
                 if max_nodes is not None and nodes >= max_nodes:
                     return None, nodes, len(seen), level, "nodes"
                 if deadline is not None and nodes % CHECK_EVERY == 0 and clock() >= deadline:  # type: ignore[misc]
                     return None, nodes, len(seen), level, "time"
                 nodes += 1
-                costs = [f(c) for f, c in zip(costs_of, cols, strict=True)]
                 moves = card_moves(table, cols, True, fill and not all(cols[:dealt_columns]))
+                last = table.reserve_left(dealt) == 0
                 for move in moves:
                     src, count, dst = move
                     if dst == free and not use_free:
                         continue
-                    new = play_cards(cols, src, count, dst)
-                    key = hash((new, dealt))
-                    if key in seen or key in same:
+                    s = cols[src]
+                    ns = s[:-count]
+                    if ns and ns[-1] >= DOWN:
+                        ns = (*ns[:-1], ns[-1] - DOWN)
+                    nd = cols[dst] + s[-count:]
+                    if len(nd) >= SEQUENCE and not nd[-1] & 15:
+                        nd = settle(nd)[0]
+                    hs = hash(ns)
+                    hd = hash(nd)
+                    k = key + mult[src] * (hs - hcs[src]) + mult[dst] * (hd - hcs[dst])
+                    if k in seen or k in same:
                         continue
-                    ns = new[src]
-                    nd = new[dst]
                     child = (node, move)
-                    if not nd and not any(new) and table.reserve_left(dealt) == 0:
+                    if last and not nd and not ns and not any(c for i, c in enumerate(cols) if i != src and i != dst):
                         return _line(child), nodes, len(seen), level, None
-                    c = cost - costs[src] - costs[dst] + costs_of[src](ns) + costs_of[dst](nd)
-                    same[key] = (c, new, dealt, child)
+                    c = (
+                        cost
+                        - cost_of(src, s, hcs[src])
+                        - cost_of(dst, cols[dst], hcs[dst])
+                        + cost_of(src, ns, hs)
+                        + cost_of(dst, nd, hd)
+                    )
+                    same[k] = (c, cols, dealt, child, hcs, src, ns, hs, dst, nd, hd)
                 for pile in deals(table, cols, dealt):
                     new, nd_ = deal_cards(table, cols, dealt, pile)
-                    key = hash((new, nd_))
+                    c, new_hcs, k = materialize(new, nd_)
                     after = nxt.setdefault(stage(nd_), {})
-                    if key in seen or key in after:
+                    if k in seen or k in after:
                         continue
                     child = (node, (DEAL, pile, 0))
                     if table.reserve_left(nd_) == 0 and not any(new):
                         return _line(child), nodes, len(seen), level, None
-                    after[key] = (full_cost(new, nd_), new, nd_, child)
+                    after[k] = (c, new, nd_, child, new_hcs, -1, (), 0, -1, (), 0)
         beams = {}
         for n, found in nxt.items():
             if not found:
@@ -145,7 +176,7 @@ def _one_beam(
                 continue  # this beam has stopped
             kept = heapq.nsmallest(width, found.items(), key=lambda kv: kv[1][0])
             seen.update(k for k, _ in kept)
-            beams[n] = [e for _, e in kept]
+            beams[n] = [_entry(k, cand) for k, cand in kept]
             top = kept[0][1][0]
             if n not in best or top < best[n]:
                 best[n] = top
@@ -153,3 +184,17 @@ def _one_beam(
             else:
                 stale[n] += 1
     return None, nodes, len(seen), level, None
+
+
+def _entry(key: int, cand: Candidate) -> Entry:
+    """A kept candidate as a beam entry: its columns built now (most candidates never are)."""
+    c, cols, dealt, child, hcs, src, ns, hs, dst, nd, hd = cand
+    if src < 0:
+        return (c, cols, dealt, child, hcs, key)
+    new = list(cols)
+    new[src] = ns
+    new[dst] = nd
+    new_hcs = hcs.copy()
+    new_hcs[src] = hs
+    new_hcs[dst] = hd
+    return (c, tuple(new), dealt, child, new_hcs, key)

@@ -209,6 +209,8 @@ def card_moves(table: Table, cols: Columns, prune: bool = True, fill: bool = Fal
         first = [d for d in empties if d < dealt_columns][:1]
         empties = first + [d for d in empties if d >= dealt_columns]
     tops = [c[-1] & 15 if c else -1 for c in cols]
+    if spider and prune:
+        return _spider_moves(table, cols, empties, tops, fill)
     for src, s in enumerate(cols):
         if not s:
             continue
@@ -246,6 +248,47 @@ def card_moves(table: Table, cols: Columns, prune: bool = True, fill: bool = Fal
                     under = s[-k - 1] & 15
                     if under - 1 not in tops:
                         continue
+                out.append((src, k, dst))
+    return out
+
+
+def _spider_moves(table: Table, cols: Columns, empties: list[int], tops: list[int], fill: bool) -> list[SolverMove]:
+    """card_moves for the Spider rules, pruned: the same moves in the same order, found faster.
+
+    Pruned, a group only ever moves whole (its same-suit run: a part of it would leave a card
+    of its suit one rank higher), so each column has one target rank, looked up instead of
+    tried against every column.
+    """
+    out: list[SolverMove] = []
+    by_top: dict[int, list[int]] = {}
+    for dst, top in enumerate(tops):
+        if top >= 0:
+            by_top.setdefault(top, []).append(dst)
+    king_only = table.king_only
+    dealt_columns = table.dealt_columns
+    for src, s in enumerate(cols):
+        if not s:
+            continue
+        i = len(s) - 1
+        while i and s[i - 1] == s[i] + 1:
+            i -= 1
+        length = len(s) - i
+        low = s[-1] & 15
+        for dst in by_top.get(low + length, ()):
+            out.append((src, length, dst))
+        if not empties:
+            continue
+        whole = not i
+        for dst in empties:
+            ko = king_only and dst < dealt_columns
+            for k in range(1, length + 1):
+                if ko and (s[-k] & 15) != KING:
+                    continue
+                if k == length:
+                    if whole:
+                        continue
+                elif not fill and (s[-k - 1] & 15) - 1 not in tops:
+                    continue  # a part of the run: only if the card it uncovers takes a group at once
                 out.append((src, k, dst))
     return out
 
