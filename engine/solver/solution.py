@@ -20,7 +20,7 @@ class Solution:
 
     won: bool
     moves: list[Move] = field(default_factory=list)  # docs/rules.md moves, empty when not won
-    pace: float = 1.0  # seconds per move the score assumes
+    pace: float = HUMAN_PACE  # seconds per move the score assumes
     final_score: int | None = None  # the line's final score at that pace (None when not won)
     in_time: bool = False  # the line, at that pace, ends before the time limit
     free_column_used: bool = False

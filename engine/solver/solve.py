@@ -27,9 +27,9 @@ from ..settings import Settings
 from .beam import beam_search
 from .position import from_game
 from .search import Paused, SearchOutcome, search
-from .solution import Solution, check_wins, engine_move, replay_line
+from .solution import HUMAN_PACE, Solution, check_wins, engine_move, replay_line
 
-DEFAULT_PACE = 1.0
+DEFAULT_PACE = HUMAN_PACE  # the par's pace: a line a strong player could follow
 PROBE_SHARE = 0.1  # the first best-first search's share of the budget
 PROBE_SHARE_FREE = 0.25  # the same with a free column: without it, it wins many 2-suit deals at once
 

@@ -38,7 +38,7 @@ def replayed(settings: Settings, seed: str, solution: Solution, entry: int | Non
 @pytest.mark.parametrize(("variant", "suits", "seed"), EASY)
 def test_every_line_found_wins_when_the_engine_replays_it(variant: str, suits: int, seed: str) -> None:
     settings = Settings(variant=variant, suits=suits)
-    s = solve(settings, seed, nodes=40_000)
+    s = solve(settings, seed, nodes=40_000, pace=1.0)
     assert s.won and s.outcome == "won"
     out = replayed(settings, seed, s)
     assert all(step["ok"] for step in out["steps"])
