@@ -77,6 +77,9 @@ class Table:
     run: Callable[[tuple[int, ...]], int]
     accepts: Callable[[Card, Card], bool]
     spider_rules: bool  # spider_run + rank_below: targets worked out, not searched
+    # A part of a run may move onto the rest of its suit where that makes a longer run (more
+    # than one suit: with one, every such move is one more way to shuffle a run about).
+    consolidate: bool = False
 
     def reserve_left(self, dealt: int) -> int:
         """Cards still in the reserve."""
@@ -110,6 +113,7 @@ def from_game(game: Game) -> tuple[Table, Columns, int]:
         run=run,
         accepts=accepts,
         spider_rules=spider,
+        consolidate=spider and settings.suits > 1,
     )
     columns = tuple(
         tuple(c + DOWN if i < down else c for i, c in enumerate(col))
@@ -193,7 +197,8 @@ def card_moves(table: Table, cols: Columns, prune: bool = True, fill: bool = Fal
     """The card moves (src, count, dst) worth trying; every legal one when prune is False.
 
     Pruned away (they can matter, rarely, so a pruned search proves nothing when it runs dry):
-    a group leaving a card of its suit one rank higher (it is already where it belongs); the
+    a group leaving a card of its suit one rank higher (it is already where it belongs), unless
+    it lands on the rest of its suit and makes a longer run there (``Table.consolidate``); the
     whole of a column moving into an empty one (the same position, columns renamed); and a part
     of a run moving into an empty column, unless the card it uncovers can take a group at once.
     Of several empty dealt columns only the first is tried. With ``fill`` (a stock game whose
@@ -266,6 +271,7 @@ def _spider_moves(table: Table, cols: Columns, empties: list[int], tops: list[in
             by_top.setdefault(top, []).append(dst)
     king_only = table.king_only
     dealt_columns = table.dealt_columns
+    consolidate = table.consolidate
     for src, s in enumerate(cols):
         if not s:
             continue
@@ -276,6 +282,13 @@ def _spider_moves(table: Table, cols: Columns, empties: list[int], tops: list[in
         low = s[-1] & 15
         for dst in by_top.get(low + length, ()):
             out.append((src, length, dst))
+        if consolidate:
+            # A part of the run onto the rest of its suit, where it makes a longer run than here.
+            for k in range(1, length):
+                for dst in by_top.get(low + k, ()):
+                    d = cols[dst]
+                    if d[-1] == s[-k] + 1 and spider_run(d) + k > length:
+                        out.append((src, k, dst))
         if not empties:
             continue
         whole = not i

@@ -6,7 +6,7 @@ then played by the real engine, which must win with it, before it is returned.
 Order of work, within one budget of nodes and/or seconds (each step until its share of the
 whole budget is spent, counted from the start):
 1. a short best-first search (``search.py``), ``probe_share`` of the budget (default a tenth,
-   a quarter with a free column): it wins the easy deals (1 suit) at once;
+   a quarter with a free column, half with one suit): it wins the easy deals (1 suit) at once;
 2. the beam search (``beam.py``), until ``beam_share`` of the budget is spent: it wins most hard
    deals (2 and 4 suits), with short lines;
 3. the pruned best-first search with what is left, going on from where step 1 stopped;
@@ -32,6 +32,7 @@ from .solution import HUMAN_PACE, Solution, check_wins, engine_move, replay_line
 DEFAULT_PACE = HUMAN_PACE  # the par's pace: a line a strong player could follow
 PROBE_SHARE = 0.1  # the first best-first search's share of the budget
 PROBE_SHARE_FREE = 0.25  # the same with a free column: without it, it wins many 2-suit deals at once
+PROBE_SHARE_ONE_SUIT = 0.5  # the same with one suit: the best-first search wins those, the beam less
 
 
 def solve(
@@ -96,6 +97,8 @@ def solve_game(
     spare = table.free < 0  # no free column to keep unused
     if probe_share is None:
         probe_share = PROBE_SHARE if spare else PROBE_SHARE_FREE
+        if game.settings.suits == 1:
+            probe_share = PROBE_SHARE_ONE_SUIT
     out: SearchOutcome | None = None
     paused: Paused | None = None
     if probe_share > 0:
