@@ -7,7 +7,8 @@ huge_spider) it solves ``--deals`` deals, seeds ``<prefix>-<variant>-<suits>-<i>
 prefix ``bench``: the same deals on every run), default settings otherwise, each within
 ``--seconds`` of this process's CPU time (``time.process_time`` is the solver's clock: one
 core's seconds, whatever else the machine runs). It reports: wins/N, the median and 90th
-percentile CPU seconds of the wins, the median line length, positions expanded per second and
+percentile CPU seconds of the wins, the median line length, positions expanded per second, the
+share of the CPU each part of the search took (best-first, beam, every move) at its own pace, and
 the deals proven lost (the full search ran dry). Every line won is played by the engine and wins
 (the solver checks it before returning it).
 
@@ -49,6 +50,7 @@ def bench_game(game: str, deals: int, seconds: float, prefix: str, verbose: bool
     lengths: list[int] = []
     lost = nodes = 0
     elapsed = 0.0
+    parts: dict[str, list[float]] = {}  # part of the search -> [positions, CPU seconds]
     for i in range(deals):
         seed = f"{prefix}-{variant}-{settings.suits}-{i}"
         t0 = clock()
@@ -56,6 +58,10 @@ def bench_game(game: str, deals: int, seconds: float, prefix: str, verbose: bool
         dt = clock() - t0
         elapsed += dt
         nodes += s.nodes
+        for name, (n, t) in s.parts.items():
+            part = parts.setdefault(name, [0, 0.0])
+            part[0] += n
+            part[1] += t
         if s.won:
             wins.append(dt)
             lengths.append(len(s.moves))
@@ -76,6 +82,14 @@ def bench_game(game: str, deals: int, seconds: float, prefix: str, verbose: bool
         "median_moves": statistics.median(lengths) if lengths else None,
         "positions_per_s": round(nodes / elapsed) if elapsed else None,
         "cpu_s": round(elapsed, 1),
+        # Where the CPU went: each part of the search's share of the CPU seconds, and its pace.
+        "parts": {
+            name: {
+                "cpu_share": round(t / elapsed, 3) if elapsed else None,
+                "positions_per_s": round(n / t) if t else None,
+            }
+            for name, (n, t) in sorted(parts.items())
+        },
     }
     if game in TARGETS:
         out["target_share"] = TARGETS[game]
@@ -90,7 +104,10 @@ def describe(r: dict[str, Any]) -> str:
     return (
         f"{r['game']:<13} {r['won']}/{r['deals']} won ({r['won_share']:.0%}){target}, "
         f"proven lost {r['proven_lost']}, win CPU s median {r['median_win_s']} p90 {r['p90_win_s']}, "
-        f"median line {r['median_moves']} moves, {r['positions_per_s']} positions/s, {r['cpu_s']} CPU s"
+        f"median line {r['median_moves']} moves, {r['positions_per_s']} positions/s, {r['cpu_s']} CPU s; "
+        + ", ".join(
+            f"{name} {p['cpu_share']:.0%} of the CPU at {p['positions_per_s']}/s" for name, p in r["parts"].items()
+        )
     )
 
 

@@ -24,7 +24,7 @@ from .search import CHECK_EVERY, Clock, Node, SearchOutcome, _line
 
 FIRST_WIDTH = 64  # the first beam's width; each new try doubles it
 MAX_WIDTH = 1 << 16
-PATIENCE = 20  # levels a beam may go without a better best cost before it stops
+PATIENCE = 40  # levels a beam may go without a better best cost before it stops
 MAX_LEVELS = 1000  # no line is longer than this
 
 # A position's key is the sum of its columns' hashes, each times its column's own odd number,

@@ -30,6 +30,9 @@ class Solution:
     exhausted: bool = False  # every reachable position seen and no win: the deal is proven lost
     stopped: str | None = None  # "nodes" or "time" when the budget ran out first
     seconds: float | None = None  # search time, when a clock was given
+    # Each part of the search that ran ("best-first", "beam", "every move"): positions expanded
+    # and seconds by the clock (0 without one).
+    parts: dict[str, tuple[int, float]] = field(default_factory=dict)
 
     @property
     def outcome(self) -> str:

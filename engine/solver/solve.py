@@ -6,9 +6,10 @@ then played by the real engine, which must win with it, before it is returned.
 Order of work, within one budget of nodes and/or seconds (each step until its share of the
 whole budget is spent, counted from the start):
 1. a short best-first search (``search.py``), ``probe_share`` of the budget (default a tenth,
-   a quarter with a free column, half with one suit): it wins the easy deals (1 suit) at once;
-2. the beam search (``beam.py``), until ``beam_share`` of the budget is spent: it wins most hard
-   deals (2 and 4 suits), with short lines;
+   a quarter with a free column, half with one suit, a fiftieth with four suits of Spider): it
+   wins the easy deals (1 suit) at once;
+2. the beam search (``beam.py``), until ``beam_share`` of the budget is spent (default 85%, all
+   of it with four suits of Spider): it wins most hard deals (2 and 4 suits), with short lines;
 3. the pruned best-first search with what is left, going on from where step 1 stopped;
 4. if that runs dry, the full search (every legal move), which alone can prove a deal lost.
 With a free column, steps 1 and 2 leave it unused (a win there earns its bonus; they win as
@@ -31,8 +32,12 @@ from .solution import HUMAN_PACE, Solution, check_wins, engine_move, replay_line
 
 DEFAULT_PACE = HUMAN_PACE  # the par's pace: a line a strong player could follow
 PROBE_SHARE = 0.1  # the first best-first search's share of the budget
+BEAM_SHARE = 0.85  # the beam search runs until this share of the budget is spent
 PROBE_SHARE_FREE = 0.25  # the same with a free column: without it, it wins many 2-suit deals at once
 PROBE_SHARE_ONE_SUIT = 0.5  # the same with one suit: the best-first search wins those, the beam less
+# Four-suit Spider: the best-first search all but never wins one, so the beam has (nearly) all.
+PROBE_SHARE_FOUR_SUITS = 0.02
+BEAM_SHARE_FOUR_SUITS = 1.0
 
 
 def solve(
@@ -45,7 +50,7 @@ def solve(
     clock: Callable[[], float] | None = None,
     pace: float = DEFAULT_PACE,
     probe_share: float | None = None,
-    beam_share: float = 0.85,
+    beam_share: float | None = None,
 ) -> Solution:
     """Solve the deal of ``seed`` (the renamed deal of entry ``entry`` with deal_variation on)."""
     game = Game(settings, seed, entry)
@@ -62,7 +67,7 @@ def solve_game(
     clock: Callable[[], float] | None = None,
     pace: float = DEFAULT_PACE,
     probe_share: float | None = None,
-    beam_share: float = 0.85,
+    beam_share: float | None = None,
 ) -> Solution:
     """Solve from the game's current position (usually its first). The game itself is untouched."""
     if seconds is None and nodes is None:
@@ -79,9 +84,12 @@ def solve_game(
     spent = 0
     explored: list[SearchOutcome] = []
 
+    parts: dict[str, list[float]] = {}  # part of the search -> [positions expanded, seconds]
+
     def run(share: float, beam: bool = False, resume: Paused | None = None, **how: bool) -> SearchOutcome:
         """One search, until ``share`` of the whole budget is spent (counted from the start)."""
         nonlocal spent
+        began = clock() if clock is not None else 0.0
         max_nodes = None if nodes is None else max(0, min(int(nodes * share), nodes) - spent)
         end = deadline
         if deadline is not None and share < 1:
@@ -92,13 +100,19 @@ def solve_game(
             out = search(table, cols, dealt, max_nodes=max_nodes, deadline=end, clock=clock, resume=resume, **how)
         spent += out.nodes
         explored.append(out)
+        part = parts.setdefault("beam" if beam else "best-first" if how.get("prune", True) else "every move", [0, 0.0])
+        part[0] += out.nodes
+        part[1] += (clock() - began) if clock is not None else 0.0
         return out
 
     spare = table.free < 0  # no free column to keep unused
+    four_suits = table.spider_rules and game.settings.suits >= 4
     if probe_share is None:
-        probe_share = PROBE_SHARE if spare else PROBE_SHARE_FREE
+        probe_share = PROBE_SHARE_FOUR_SUITS if four_suits else PROBE_SHARE if spare else PROBE_SHARE_FREE
         if game.settings.suits == 1:
             probe_share = PROBE_SHARE_ONE_SUIT
+    if beam_share is None:
+        beam_share = BEAM_SHARE_FOUR_SUITS if four_suits else BEAM_SHARE
     out: SearchOutcome | None = None
     paused: Paused | None = None
     if probe_share > 0:
@@ -118,6 +132,7 @@ def solve_game(
         max_depth=max(o.max_depth for o in explored),
         exhausted=out.exhausted,
         stopped=out.stopped,
+        parts={name: (int(n), round(t, 6)) for name, (n, t) in parts.items()},
     )
     if clock is not None:
         solution.seconds = clock() - started

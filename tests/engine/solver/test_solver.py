@@ -89,6 +89,17 @@ def test_a_nodes_budget_is_respected_and_reported() -> None:
     assert s.positions > s.nodes and s.max_depth > 0
 
 
+def test_each_part_of_the_search_reports_its_positions_and_time() -> None:
+    s = solve(Settings(variant="spider", suits=4), "solver-hard-0", seconds=0.6, clock=time.process_time)
+    assert set(s.parts) == {"best-first", "beam"}  # no win: the probe, the beam, the probe resumed
+    assert sum(n for n, _ in s.parts.values()) == s.nodes
+    assert s.seconds is not None and 0.9 * s.seconds <= sum(t for _, t in s.parts.values()) <= s.seconds
+    beam_nodes, beam_time = s.parts["beam"]
+    assert beam_nodes > 0 and beam_time > s.parts["best-first"][1]  # the beam has most of the budget
+    quick = solve(Settings(variant="spider78", suits=1), "abc", nodes=5_000)
+    assert set(quick.parts) == {"best-first"} and quick.parts["best-first"] == (quick.nodes, 0.0)  # no clock
+
+
 def test_a_time_budget_is_respected_with_any_clock() -> None:
     calls: list[float] = []
 
