@@ -4,7 +4,8 @@ Each level holds the positions one move further than the level before. Positions
 separate beams by the number of deals made (stock rows or draw piles), so a position before a
 deal never competes with one after it: the cost of the cards still in the reserve would always
 favour dealing, and the cost of the fresh cards on the columns would always favour waiting. Each
-beam keeps its ``width`` cheapest positions (``heuristic.py``'s cost); a table of the positions
+beam keeps its ``width`` cheapest positions (with the Spider rules and several suits
+``heuristic.disorder_cost``, else ``heuristic.column_cost``: summed over the columns); a table of the positions
 already kept drops any position met again. A beam whose best cost has not improved for
 ``PATIENCE`` levels stops growing (it is shuffling cards), though the deals it fed stay.
 
@@ -84,7 +85,10 @@ def _one_beam(
     free = table.free
     dealt_columns = table.dealt_columns
     needs_fill = table.stock is not None and not table.deal_onto_empty
-    plain = h.column_cost_no_empty if needs_fill else h.column_cost
+    if table.several_suits:
+        plain = h.disorder_cost_no_empty if needs_fill else h.disorder_cost
+    else:
+        plain = h.column_cost_no_empty if needs_fill else h.column_cost
     # A column's cost by the column's hash: the same columns come back often, and each new
     # column is hashed once for both this table and the position's key.
     known: dict[int, int] = {}

@@ -77,9 +77,11 @@ class Table:
     run: Callable[[tuple[int, ...]], int]
     accepts: Callable[[Card, Card], bool]
     spider_rules: bool  # spider_run + rank_below: targets worked out, not searched
-    # A part of a run may move onto the rest of its suit where that makes a longer run (more
-    # than one suit: with one, every such move is one more way to shuffle a run about).
-    consolidate: bool = False
+    # Spider rules with more than one suit. Then a part of a run may move onto the rest of its
+    # suit where that makes a longer run (with one suit, every such move is one more way to
+    # shuffle a run about), and the beam search orders positions by disorder
+    # (``heuristic.disorder_cost``; with one suit its plain cost wins more).
+    several_suits: bool = False
 
     def reserve_left(self, dealt: int) -> int:
         """Cards still in the reserve."""
@@ -113,7 +115,7 @@ def from_game(game: Game) -> tuple[Table, Columns, int]:
         run=run,
         accepts=accepts,
         spider_rules=spider,
-        consolidate=spider and settings.suits > 1,
+        several_suits=spider and (settings.suits or 0) > 1,
     )
     columns = tuple(
         tuple(c + DOWN if i < down else c for i, c in enumerate(col))
@@ -198,7 +200,7 @@ def card_moves(table: Table, cols: Columns, prune: bool = True, fill: bool = Fal
 
     Pruned away (they can matter, rarely, so a pruned search proves nothing when it runs dry):
     a group leaving a card of its suit one rank higher (it is already where it belongs), unless
-    it lands on the rest of its suit and makes a longer run there (``Table.consolidate``); the
+    it lands on the rest of its suit and makes a longer run there (``Table.several_suits``); the
     whole of a column moving into an empty one (the same position, columns renamed); and a part
     of a run moving into an empty column, unless the card it uncovers can take a group at once.
     Of several empty dealt columns only the first is tried. With ``fill`` (a stock game whose
@@ -271,7 +273,7 @@ def _spider_moves(table: Table, cols: Columns, empties: list[int], tops: list[in
             by_top.setdefault(top, []).append(dst)
     king_only = table.king_only
     dealt_columns = table.dealt_columns
-    consolidate = table.consolidate
+    consolidate = table.several_suits
     for src, s in enumerate(cols):
         if not s:
             continue

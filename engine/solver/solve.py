@@ -106,7 +106,7 @@ def solve_game(
         return out
 
     spare = table.free < 0  # no free column to keep unused
-    four_suits = table.spider_rules and game.settings.suits >= 4
+    four_suits = table.spider_rules and (game.settings.suits or 0) >= 4
     if probe_share is None:
         probe_share = PROBE_SHARE_FOUR_SUITS if four_suits else PROBE_SHARE if spare else PROBE_SHARE_FREE
         if game.settings.suits == 1:

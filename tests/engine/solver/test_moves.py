@@ -42,7 +42,7 @@ def test_a_part_of_a_run_moves_onto_the_rest_of_its_suit_only_to_make_a_longer_r
             *("[KH] KC", "[KH] QC", "[KH] JC", "[KH] TC", "[KH] 9C"),
         ]
     )
-    assert table.consolidate
+    assert table.several_suits
     moves = card_moves(table, cols)
     # 7S onto 8S makes a run of five there out of one of three here: kept.
     assert (0, 1, 1) in moves
@@ -56,7 +56,7 @@ def test_a_part_of_a_run_moves_onto_the_rest_of_its_suit_only_to_make_a_longer_r
 
 def test_one_suit_games_do_not_consolidate() -> None:
     table, _, _ = from_game(Game(Settings(variant="spider", suits=1), "moves"))
-    assert not table.consolidate
+    assert not table.several_suits
 
 
 @pytest.mark.parametrize(("variant", "suits"), [("spider", 2), ("spider", 4), ("spider78", 2), ("huge_spider", 1)])
