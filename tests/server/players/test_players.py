@@ -31,7 +31,9 @@ async def test_register_shows_the_token_once_and_stores_only_its_hash(api: Api, 
         session = await conn.fetchrow("SELECT * FROM sessions WHERE player_id = $1", body["id"])
         assert bytes(session["token_hash"]) == hashlib.sha256(token.encode()).digest()
         leaks = await conn.fetchval("SELECT count(*) FROM players p WHERE strpos(row_to_json(p)::text, $1) > 0", token)
-        leaks += await conn.fetchval("SELECT count(*) FROM sessions s WHERE strpos(row_to_json(s)::text, $1) > 0", token)
+        leaks += await conn.fetchval(
+            "SELECT count(*) FROM sessions s WHERE strpos(row_to_json(s)::text, $1) > 0", token
+        )
     finally:
         await conn.close()
     assert leaks == 0
