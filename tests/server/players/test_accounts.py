@@ -59,7 +59,7 @@ def test_handles_fold_capitals_and_a_taken_one_is_refused(api: Api) -> None:
     for taken in (h, h.upper(), h.capitalize()):
         r = api.http.post("/api/players", json={"name": "Other", "handle": taken, "password": "another pass"})
         assert_error(r, 409, "taken", h)
-    pid, token = api.register("Guest")
+    _, token = api.register("Guest")
     assert_error(
         api.http.patch("/api/me", json={"handle": h.upper(), "password": "12345678"}, headers=bearer(token)), 409
     )

@@ -98,5 +98,5 @@ async def test_a_session_ended_without_a_word_on_redis_closes_within_seconds(
         )
     finally:
         await conn.close()
-    messages, code, took = await closed_within(player, 6.0)
+    messages, code, _ = await closed_within(player, 6.0)
     assert messages[-1]["code"] == "session_ended" and code == 4003
