@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import msgspec
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.serialization import load_pem_public_key
 from msgspec import Meta
 
@@ -149,9 +150,12 @@ def _jwt_key(value: str, name: str) -> str:
     """A PEM public key (its newlines may be written as \\n, as env files need) or a long secret."""
     if value.startswith("-----BEGIN"):
         try:
-            load_pem_public_key(value.encode())
+            key = load_pem_public_key(value.encode())
         except (ValueError, TypeError):
-            raise ConfigError(f"{name}: not a PEM public key (RSA or EC P-256), nor an HS256 secret") from None
+            key = None
+        p256 = isinstance(key, ec.EllipticCurvePublicKey) and isinstance(key.curve, ec.SECP256R1)
+        if not (isinstance(key, rsa.RSAPublicKey) or p256):
+            raise ConfigError(f"{name}: not a PEM public key (RSA or EC P-256), nor an HS256 secret")
         return value
     if len(value.encode()) < 32:
         raise ConfigError(f"{name}: an HS256 secret must be at least 32 bytes (256 bits)")

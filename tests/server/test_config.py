@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from spidertour.server.config import VARIABLES, Config, ConfigError
 from tests.paths import ROOT
@@ -23,12 +25,21 @@ def test_the_defaults() -> None:
     assert config.external_jwt is None
 
 
+P384 = (
+    ec.generate_private_key(ec.SECP384R1())
+    .public_key()
+    .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    .decode()
+)
+
+
 @pytest.mark.parametrize(
     ("env", "needle"),
     [
         ({"EXTERNAL_JWT_KEY": "short"}, "EXTERNAL_JWT_KEY: an HS256 secret must be at least 32 bytes"),
         ({"EXTERNAL_JWT_KEY": "-----BEGIN PUBLIC KEY-----\\nxx\\n-----END PUBLIC KEY-----"}, "not a PEM public key"),
         ({"EXTERNAL_JWT_ISSUER": "https://host.example"}, "needs EXTERNAL_JWT_KEY, _ISSUER and _AUDIENCE"),
+        ({"EXTERNAL_JWT_KEY": P384}, "not a PEM public key \\(RSA or EC P-256\\)"),
         ({"SIGNIN_WINDOW_SECONDS": "0"}, "SIGNIN_WINDOW_SECONDS: expected"),
     ],
 )

@@ -41,7 +41,7 @@ async def test_an_account_stores_only_an_argon2id_hash(api: Api, database_url: s
         row = await conn.fetchrow("SELECT handle, password_hash FROM players WHERE id = $1", body["id"])
     finally:
         await conn.close()
-    assert row["handle"] == h and row["password_hash"].startswith("$argon2id$")
+    assert row is not None and row["handle"] == h and row["password_hash"].startswith("$argon2id$")
     assert "correct horse" not in row["password_hash"]
     got = me(api, body["token"])
     assert got.status_code == 200 and got.json() == {"id": body["id"], "name": "Ann", "handle": h, "clubs": []}
