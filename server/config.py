@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import msgspec
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from cryptography.hazmat.primitives.serialization import load_pem_public_key
 from msgspec import Meta
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -40,6 +42,9 @@ class Limit:
 # together. One person scripting accounts is held to 60 a minute instead of hundreds a second.
 REGISTER_PER_MINUTE, REGISTER_BURST = 60.0, 120
 JOIN_PER_MINUTE, JOIN_BURST = 120.0, 240
+# Failed sign-ins within the window: per handle (then even the right password waits), and per
+# address (one school behind one address mistypes many codes, a guesser many handles).
+SIGNIN_FAILURES_PER_HANDLE, SIGNIN_FAILURES_PER_ADDRESS, SIGNIN_WINDOW_SECONDS = 10, 100, 900
 
 Port = Annotated[int, Meta(ge=1, le=65535)]
 Positive = Annotated[float, Meta(gt=0, le=1e9)]
@@ -71,6 +76,13 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     join_burst: Annotated[int, Meta(ge=1, le=1_000_000_000)] = JOIN_BURST
     trusted_proxies: tuple[str, ...] = ()  # peers whose X-Forwarded-For is believed (addresses or networks)
     address_key: str | None = None  # None: one drawn once and kept in PostgreSQL (server_secrets)
+    signin_failures_per_handle: Annotated[int, Meta(ge=1, le=1_000_000)] = SIGNIN_FAILURES_PER_HANDLE
+    signin_failures_per_address: Annotated[int, Meta(ge=1, le=1_000_000_000)] = SIGNIN_FAILURES_PER_ADDRESS
+    signin_window_seconds: Annotated[int, Meta(ge=1, le=86_400)] = SIGNIN_WINDOW_SECONDS
+    # Sign-in from a host site (players.external): all three, or none (then no such sign-in).
+    external_jwt_key: str | None = None  # an HS256 secret, or a PEM public key (RS256 or ES256)
+    external_jwt_issuer: str | None = None
+    external_jwt_audience: str | None = None
     # Not read from the environment:
     max_message_bytes: int = 4096  # larger play/watch messages are refused with an error
     flood_limit: int = 64  # messages waiting unanswered: past this the connection is cut off
@@ -103,12 +115,24 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
             value = env.get(name, "").strip() if only is None or name in only else ""
             if value:
                 raw[fieldname] = _normal(fieldname, value, name)
+        given = [
+            n for n in ("EXTERNAL_JWT_KEY", "EXTERNAL_JWT_ISSUER", "EXTERNAL_JWT_AUDIENCE") if VARIABLES[n][0] in raw
+        ]
+        if 0 < len(given) < 3:
+            raise ConfigError(f"{given[0]}: sign-in from a host site needs EXTERNAL_JWT_KEY, _ISSUER and _AUDIENCE")
         try:
             return msgspec.convert(raw, cls, strict=False)
         except msgspec.ValidationError as err:
             where = str(err).rpartition("`$.")[2].rstrip("`")
             name = next((n for n, (f, _) in VARIABLES.items() if f == where), where)
             raise ConfigError(f"{name}: expected {VARIABLES[name][1]}, not {env.get(name, '').strip()!r}") from None
+
+    @property
+    def external_jwt(self) -> tuple[str, str, str] | None:
+        """(key, issuer, audience) of sign-in from a host site, or None when it is not configured."""
+        if self.external_jwt_key and self.external_jwt_issuer and self.external_jwt_audience:
+            return self.external_jwt_key, self.external_jwt_issuer, self.external_jwt_audience
+        return None
 
 
 def _normal(fieldname: str, value: str, name: str) -> Any:
@@ -117,6 +141,24 @@ def _normal(fieldname: str, value: str, name: str) -> Any:
         return value.lower()
     if fieldname == "trusted_proxies":
         return tuple(_network(part.strip(), name) for part in value.split(",") if part.strip())
+    if fieldname == "external_jwt_key":
+        return _jwt_key(value.replace("\\n", "\n"), name)
+    return value
+
+
+def _jwt_key(value: str, name: str) -> str:
+    """A PEM public key (its newlines may be written as \\n, as env files need) or a long secret."""
+    if value.startswith("-----BEGIN"):
+        try:
+            key = load_pem_public_key(value.encode())
+        except (ValueError, TypeError):
+            key = None
+        p256 = isinstance(key, ec.EllipticCurvePublicKey) and isinstance(key.curve, ec.SECP256R1)
+        if not (isinstance(key, rsa.RSAPublicKey) or p256):
+            raise ConfigError(f"{name}: not a PEM public key (RSA or EC P-256), nor an HS256 secret")
+        return value
+    if len(value.encode()) < 32:
+        raise ConfigError(f"{name}: an HS256 secret must be at least 32 bytes (256 bits)")
     return value
 
 
@@ -153,4 +195,10 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "JOIN_BURST": ("join_burst", f"{_WHOLE} from 1"),
     "TRUSTED_PROXIES": ("trusted_proxies", "addresses or networks separated by commas"),
     "ADDRESS_KEY": ("address_key", "a secret key"),
+    "SIGNIN_FAILURES_PER_HANDLE": ("signin_failures_per_handle", f"{_WHOLE} from 1"),
+    "SIGNIN_FAILURES_PER_ADDRESS": ("signin_failures_per_address", f"{_WHOLE} from 1"),
+    "SIGNIN_WINDOW_SECONDS": ("signin_window_seconds", f"{_WHOLE} of seconds from 1 to 86400"),
+    "EXTERNAL_JWT_KEY": ("external_jwt_key", "an HS256 secret or a PEM public key"),
+    "EXTERNAL_JWT_ISSUER": ("external_jwt_issuer", "the host site's issuer (iss)"),
+    "EXTERNAL_JWT_AUDIENCE": ("external_jwt_audience", "this server's audience (aud)"),
 }

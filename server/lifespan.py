@@ -16,6 +16,7 @@ from .fairplay.store import address_key
 from .lib.tokens import new_token
 from .operations.collector import tune_gc
 from .play.runtime import Play
+from .players.signouts import Signouts
 from .storage.available import wait_for_database
 from .storage.embedded import Embedded
 from .storage.migrations import migrate
@@ -52,12 +53,14 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             boards = Boards(redis, config.redis_prefix)
             key = config.address_key.encode() if config.address_key else await address_key(pool)
             limiter = Limiter(redis, config.redis_prefix, config.proxies, key)
-            play = Play(pool, config, boards.hub.process_id)
+            signouts = Signouts(redis, pool, config.redis_prefix)
+            play = Play(pool, config, boards.hub.process_id, signouts)
             boards.hub.on_takeover = play.taken_over_elsewhere
             boards.hub.on_stop = play.stopped_elsewhere
             pars = Pars(pool, config.solver_seconds)
-            app.state.update(core=core, boards=boards, limiter=limiter, play=play, pars=pars)
+            app.state.update(core=core, boards=boards, limiter=limiter, play=play, pars=pars, signouts=signouts)
             boards.start()
+            signouts.start()
             tune_gc()
             clock = asyncio.create_task(run_clock(core, boards, pars))
             try:
@@ -67,6 +70,7 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
                 await asyncio.gather(clock, return_exceptions=True)
                 await pars.close()
                 await boards.stop()
+                await signouts.stop()
                 await redis.aclose()
                 await pool.close()
         finally:

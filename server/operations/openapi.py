@@ -34,7 +34,7 @@ ERRORS = {
     409: "The action conflicts with the state: the tournament or entry is past that point",
     415: "The body is not sent as `Content-Type: application/json`",
     422: "A certified deal was asked for and the solver won none of the deals it tried",
-    429: "Too many registrations or joins from this client address: wait `Retry-After` seconds",
+    429: "Too many registrations or joins from this client address, or failed sign-ins: wait `Retry-After` seconds",
     503: "Redis or PostgreSQL is out of reach for the moment: try again",
 }
 

@@ -15,15 +15,17 @@ from litestar.connection import ASGIConnection
 from ..config import Config
 from ..lib.batch import Batcher
 from ..operations.metrics import COMMIT_BATCH, DB_ERRORS, MOVES
+from ..players.signouts import Signouts
 from .store import MoveRecord, record_moves
 
 Event = tuple[str, Any]
 
 
 class Play:
-    def __init__(self, db: asyncpg.Pool, config: Config, process_id: str) -> None:
+    def __init__(self, db: asyncpg.Pool, config: Config, process_id: str, signouts: Signouts) -> None:
         self.db = db
         self.process_id = process_id  # this process, as the hub names it to the others
+        self.signouts = signouts  # each connection's session, watched for its end
         # entry id -> the events queue of the connection playing it here (one per entry)
         self.sessions: dict[int, asyncio.Queue[Event]] = {}
         self.moves: Batcher[MoveRecord, bool] = Batcher(

@@ -11,13 +11,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from datetime import UTC, datetime
+from collections.abc import Callable
 from typing import Any, cast
 
 import msgspec
 from litestar import WebSocket
 
-from spidertour.engine import TIMED_OUT, Deal, End, EngineError, GameOverError, Move, MoveCards, Undo
+from spidertour.engine import TIMED_OUT, EngineError, GameOverError
 
 from ..core import Core
 from ..fairplay.limits import Limiter
@@ -35,33 +35,17 @@ from . import store
 from .live import FINISHED, LiveGame, load
 from .rate import TokenBucket
 from .runtime import Event, Play
+from .shapes import dt, engine_move, view_of
 from .stop import why_stopped
 
 log = logging.getLogger("spidertour.play")
 
 CLOSE_TAKEN_OVER = 4001
-CLOSE_UNAUTHORISED = 4003
+CLOSE_UNAUTHORISED = 4003  # also when the session of the connection's token ends (signed out)
 CLOSE_FLOOD = 4008
 AUTH_SECONDS = 15.0
 MOVE_JSON = msgspec.json.Encoder()
 PILE_MOVES = ("deal", "undo")  # the moves that may change the draw piles
-
-
-def engine_move(msg: p.PlayMessage) -> Move:
-    if type(msg) is p.PlayMove:
-        return MoveCards(msg.from_, msg.count, msg.to)
-    if type(msg) is p.PlayDeal:
-        return Deal(msg.pile)
-    if type(msg) is p.PlayUndo:
-        return Undo()
-    return End()
-
-
-def view_of(live: LiveGame) -> p.View:
-    assert live.game is not None
-    v = live.game.view()
-    piles = v.pop("draw_piles", None)
-    return p.View(**v, draw_piles=None if piles is None else [p.DrawPile(**d) for d in piles])
 
 
 class PlaySession:
@@ -86,6 +70,7 @@ class PlaySession:
         self.bucket = TokenBucket(core.config.rate_per_second, core.config.rate_burst)
         self.inline = False  # authenticated: the reader may handle a frame itself when nothing waits
         self.stopped = False  # told that the organiser ended the game
+        self.unwatch: Callable[[], None] | None = None  # the session's end no longer told
 
     # ------------------------------------------------------------------ plumbing
 
@@ -169,6 +154,8 @@ class PlaySession:
             await self.close(1011, "database unavailable")
         finally:
             reader.cancel()
+            if self.unwatch:
+                self.unwatch()
             if self.timer:
                 self.timer.cancel()
             if self.play.sessions.get(self.entry_id) is self.events:
@@ -195,6 +182,9 @@ class PlaySession:
             await self.error("unauthorised", "this token does not own that entry")
             await self.close(CLOSE_UNAUTHORISED, "not your entry")
             return False
+        self.unwatch = self.play.signouts.watch(
+            player["session_id"], lambda: self.events.put_nowait(("signed_out", None))
+        )
         self.epoch = await store.claim(self.db, self.entry_id, self.limiter.address_hash(self.socket))
         older = self.play.sessions.get(self.entry_id)
         self.play.sessions[self.entry_id] = self.events
@@ -239,10 +229,10 @@ class PlaySession:
                 last_seq=live.last_seq,
                 moves=live.moves,
                 view=view_of(live) if live.game is not None else None,
-                started_at=None if started is None else _dt(started),
-                deadline=None if live.deadline is None else _dt(live.deadline),
+                started_at=None if started is None else dt(started),
+                deadline=None if live.deadline is None else dt(live.deadline),
                 time_left=self._time_left(),
-                starts_at=_dt(live.opens_at) if live.start == "together" and live.status == "joined" else None,
+                starts_at=dt(live.opens_at) if live.start == "together" and live.status == "joined" else None,
             )
         )
 
@@ -268,6 +258,9 @@ class PlaySession:
                     await self._start_together()
                 elif kind == "taken_over":
                     await self._taken_over()
+                elif kind == "signed_out":  # the token's session ended, on whichever process
+                    await self.error("session_ended", "this token's session has ended (signed out): sign in again")
+                    await self.close(CLOSE_UNAUTHORISED, "session ended")
                 elif kind == "stopped":  # the organiser ended the game (play.stop)
                     await self._stopped(data)
                 elif kind == "slow":
@@ -310,7 +303,7 @@ class PlaySession:
                 await self._reload()
             await self._send_state()
         elif isinstance(msg, p.Ping):
-            await self.send(p.Pong(server_time=_dt(time.time())))
+            await self.send(p.Pong(server_time=dt(time.time())))
         else:
             await self.error("bad_message", "already authenticated")
 
@@ -338,7 +331,7 @@ class PlaySession:
                 wait = live.opens_at - time.time()
                 await self.error(
                     "starts_together",
-                    f"this tournament starts together at {_dt(live.opens_at).isoformat()} (in {wait:.0f} s): "
+                    f"this tournament starts together at {dt(live.opens_at).isoformat()} (in {wait:.0f} s): "
                     "the server starts your game then",
                 )
             else:
@@ -493,7 +486,3 @@ class PlaySession:
         if self.live and self.live.game and self.live.game.over:
             await self._publish()
             await self._send_over()
-
-
-def _dt(seconds: float) -> datetime:
-    return datetime.fromtimestamp(seconds, UTC)

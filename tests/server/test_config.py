@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from spidertour.server.config import VARIABLES, Config, ConfigError
 from tests.paths import ROOT
@@ -19,6 +21,31 @@ def test_the_defaults() -> None:
     assert config.commit_interval == 0.01 and config.commits == 1 and config.database_url is None
     assert config.db_timeout == 3.0
     assert config.limits["register"].burst == 120 and config.limits["join"].per_minute == 120.0
+    assert (config.signin_failures_per_handle, config.signin_window_seconds) == (10, 900)
+    assert config.external_jwt is None
+
+
+P384 = (
+    ec.generate_private_key(ec.SECP384R1())
+    .public_key()
+    .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    .decode()
+)
+
+
+@pytest.mark.parametrize(
+    ("env", "needle"),
+    [
+        ({"EXTERNAL_JWT_KEY": "short"}, "EXTERNAL_JWT_KEY: an HS256 secret must be at least 32 bytes"),
+        ({"EXTERNAL_JWT_KEY": "-----BEGIN PUBLIC KEY-----\\nxx\\n-----END PUBLIC KEY-----"}, "not a PEM public key"),
+        ({"EXTERNAL_JWT_ISSUER": "https://host.example"}, "needs EXTERNAL_JWT_KEY, _ISSUER and _AUDIENCE"),
+        ({"EXTERNAL_JWT_KEY": P384}, "not a PEM public key \\(RSA or EC P-256\\)"),
+        ({"SIGNIN_WINDOW_SECONDS": "0"}, "SIGNIN_WINDOW_SECONDS: expected"),
+    ],
+)
+def test_bad_sign_in_settings_are_named(env: dict[str, str], needle: str) -> None:
+    with pytest.raises(ConfigError, match=needle):
+        Config.from_env(env)
 
 
 def test_every_variable_is_read() -> None:
@@ -46,6 +73,12 @@ def test_every_variable_is_read() -> None:
         "JOIN_BURST": "5",
         "TRUSTED_PROXIES": " 10.0.0.0/8, 127.0.0.1 ",
         "ADDRESS_KEY": "k",
+        "SIGNIN_FAILURES_PER_HANDLE": "3",
+        "SIGNIN_FAILURES_PER_ADDRESS": "7",
+        "SIGNIN_WINDOW_SECONDS": "60",
+        "EXTERNAL_JWT_KEY": "s" * 32,
+        "EXTERNAL_JWT_ISSUER": "https://host.example",
+        "EXTERNAL_JWT_AUDIENCE": "spidertour",
     }
     assert set(env) == set(VARIABLES)
     c = Config.from_env(env)
@@ -66,6 +99,8 @@ def test_every_variable_is_read() -> None:
     assert (c.rate_per_second, c.rate_burst, c.log_level, c.log_format) == (12.5, 30, "warning", "json")
     assert (c.solver_seconds, c.certify_tries, c.address_key, c.db_timeout) == (2.5, 4, "k", 1.5)
     assert c.limits["register"].per_minute == 30 and c.limits["join"].burst == 5
+    assert (c.signin_failures_per_handle, c.signin_failures_per_address, c.signin_window_seconds) == (3, 7, 60)
+    assert c.external_jwt == ("s" * 32, "https://host.example", "spidertour")
     assert c.proxies == (ipaddress.ip_network("10.0.0.0/8"), ipaddress.ip_network("127.0.0.1/32"))
 
 

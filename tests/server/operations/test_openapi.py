@@ -21,7 +21,14 @@ ADMIN_ROUTES = {
     ("delete", "/api/schedules/{schedule_id}"),
     ("get", "/api/tournaments/{tournament_id}/integrity"),
 }
-PLAYER_ROUTES = {("post", "/api/tournaments/{tournament_id}/entries"), ("get", "/api/me/entries")}
+PLAYER_ROUTES = {
+    ("post", "/api/tournaments/{tournament_id}/entries"),
+    ("get", "/api/me/entries"),
+    ("get", "/api/me"),
+    ("patch", "/api/me"),
+    ("delete", "/api/sessions/current"),
+    ("delete", "/api/sessions"),
+}
 
 
 @pytest.fixture(scope="module")

@@ -27,9 +27,14 @@ async def test_register_shows_the_token_once_and_stores_only_its_hash(api: Api, 
     conn = await asyncpg.connect(database_url)
     try:
         row = await conn.fetchrow("SELECT * FROM players WHERE id = $1", body["id"])
-        assert row is not None and row["name"] == "Ann"
-        assert bytes(row["token_hash"]) == hashlib.sha256(token.encode()).digest()
+        assert row is not None and row["name"] == "Ann" and row["token_hash"] is None
+        session = await conn.fetchrow("SELECT * FROM sessions WHERE player_id = $1", body["id"])
+        assert session is not None
+        assert bytes(session["token_hash"]) == hashlib.sha256(token.encode()).digest()
         leaks = await conn.fetchval("SELECT count(*) FROM players p WHERE strpos(row_to_json(p)::text, $1) > 0", token)
+        leaks += await conn.fetchval(
+            "SELECT count(*) FROM sessions s WHERE strpos(row_to_json(s)::text, $1) > 0", token
+        )
     finally:
         await conn.close()
     assert leaks == 0
