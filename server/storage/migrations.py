@@ -49,8 +49,10 @@ async def migrate(conn: Connection, directory: Traversable = SCHEMA) -> list[int
             async with conn.transaction():
                 await conn.execute(sql)
                 await conn.execute("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", version, name)
-            log.info("applied migration %03d_%s", version, name)
+            log.debug("applied migration %03d_%s", version, name)
             applied.append(version)
+        if applied:  # one line, however many: a new database applies them all
+            log.info("applied migrations: %s", ", ".join(f"{v:03d}" for v in applied))
         return applied
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1)", _LOCK_KEY)
