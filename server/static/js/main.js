@@ -1,8 +1,8 @@
 // The single page: hash routes to small page modules, each mounted into <main> and cleaned up
 // when the route changes.
 
-import { player } from "./lib/api.js";
 import { apply } from "./lib/prefs.js";
+import { notify, showWho } from "./lib/ui.js";
 
 const ROUTES = [
   [/^#\/lobby$/, () => import("./pages/lobby.js")],
@@ -11,6 +11,11 @@ const ROUTES = [
   [/^#\/finished\/(\d+)$/, () => import("./pages/finished.js")],
   [/^#\/organise$/, () => import("./pages/organise.js")],
   [/^#\/settings$/, () => import("./pages/settings.js")],
+  [/^#\/account$/, () => import("./pages/account.js")],
+  [/^#\/me$/, () => import("./pages/me.js")],
+  [/^#\/join\/(\d+)(?:\/([^/]+))?$/, () => import("./pages/join.js")],
+  [/^#\/club\/(\d+)\/join\/([^/]+)$/, () => import("./pages/join.js").then((m) => ({ mount: m.mountClub }))],
+  [/^#\/club\/(\d+)(?:\/(codes))?$/, () => import("./pages/club.js")],
 ];
 
 let cleanup = null;
@@ -34,8 +39,7 @@ async function route() {
   document.title = "spidertour";
   document.querySelectorAll("nav a").forEach((a) =>
     a.classList.toggle("active", hash.startsWith(a.getAttribute("href"))));
-  const me = player();
-  document.getElementById("who").textContent = me ? me.name : "";
+  showWho();
   document.body.dataset.route = hash.split("/")[1] || "lobby";
   cleanup = module.mount(main, ...hash.match(pattern).slice(1)) || null;
   window.scrollTo(0, 0);
@@ -43,4 +47,8 @@ async function route() {
 
 apply();
 window.addEventListener("hashchange", route);
+window.addEventListener("spidertour:signed-out", () => {
+  showWho();
+  notify("You are signed out on this device: sign in again to play.", "error", 7000);
+});
 route();

@@ -1,16 +1,19 @@
-// The HTTP API and the stored credentials: the player's token (localStorage) and the
-// organiser's admin token (sessionStorage only).
+// The HTTP API and the stored credentials: the player's token (localStorage: a guest's, or an
+// account's session on this device) and the organiser's token, the admin token or an organiser's
+// own (sessionStorage only).
 
 const PLAYER_KEY = "spidertour.player";
 const ENTRIES_KEY = "spidertour.entries";
 const ADMIN_KEY = "spidertour.admin";
+const CLUBS_KEY = "spidertour.clubs";
 
 export class ApiError extends Error {
-  constructor(status, detail, extra) {
+  constructor(status, detail, extra, retryAfter = null) {
     super(detail);
     this.status = status;
     this.detail = detail;
     this.extra = extra;
+    this.retryAfter = retryAfter; // seconds, from Retry-After (429)
   }
 }
 
@@ -22,7 +25,7 @@ function read(storage, key) {
   }
 }
 
-/** {id, name, token} of the registered player on this device, or null. */
+/** {id, name, handle, token} of the player on this device (handle null for a guest), or null. */
 export const player = () => read(localStorage, PLAYER_KEY);
 export const setPlayer = (p) => localStorage.setItem(PLAYER_KEY, JSON.stringify(p));
 export function forgetPlayer() {
@@ -33,14 +36,23 @@ export function forgetPlayer() {
 /** The player's entries as last fetched: [{id, tournament_id, status}]. */
 export const knownEntries = () => read(localStorage, ENTRIES_KEY) || [];
 
+/** The clubs this browser's organiser made or opened: [{id, name}] (there is no list of them on the server). */
+export const knownClubs = () => read(localStorage, CLUBS_KEY) || [];
+export function rememberClub(club) {
+  const others = knownClubs().filter((c) => c.id !== club.id);
+  localStorage.setItem(CLUBS_KEY, JSON.stringify([{ id: club.id, name: club.name }, ...others]));
+}
+
 export const adminToken = () => sessionStorage.getItem(ADMIN_KEY) || "";
 export const setAdminToken = (t) => (t ? sessionStorage.setItem(ADMIN_KEY, t) : sessionStorage.removeItem(ADMIN_KEY));
 
-async function call(method, path, { body, token, raw = false } = {}) {
+async function call(method, path, { body, token, raw = false, type = "application/json", accept } = {}) {
   const headers = {};
-  if (body !== undefined) headers["content-type"] = "application/json";
+  if (body !== undefined) headers["content-type"] = type;
   if (token) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (accept) headers.accept = accept;
+  const sent = body === undefined || typeof body === "string" ? body : JSON.stringify(body);
+  const response = await fetch(path, { method, headers, body: sent });
   if (!response.ok) {
     let detail = `${response.status} ${response.statusText}`;
     let extra = null;
@@ -51,10 +63,20 @@ async function call(method, path, { body, token, raw = false } = {}) {
     } catch {
       /* not JSON */
     }
-    if (extra && extra.length) detail += `: ${extra.map((e) => `${e.key}: ${e.message}`).join("; ")}`;
-    throw new ApiError(response.status, detail, extra);
+    if (Array.isArray(extra) && extra.length) detail += `: ${extra.map((e) => `${e.key}: ${e.message}`).join("; ")}`;
+    const wait = Number(response.headers.get("retry-after"));
+    if (response.status === 401 && token && token === (player() || {}).token) signedOut();
+    throw new ApiError(response.status, detail, extra, Number.isFinite(wait) && wait > 0 ? wait : null);
   }
+  if (response.status === 204) return null;
   return raw ? response.text() : response.json();
+}
+
+/** The server no longer knows this device's token (signed out here, or everywhere from another
+ * device): forget it, and tell the page (the header then offers to sign in). */
+function signedOut() {
+  forgetPlayer();
+  window.dispatchEvent(new CustomEvent("spidertour:signed-out"));
 }
 
 const token = () => (player() || {}).token;
@@ -63,7 +85,18 @@ export const api = {
   tournaments: (status) => call("GET", `/api/tournaments${status ? `?status=${status}` : ""}`),
   tournament: (id) => call("GET", `/api/tournaments/${id}`),
   register: (name) => call("POST", "/api/players", { body: { name } }),
-  join: (tid) => call("POST", `/api/tournaments/${tid}/entries`, { token: token() }),
+  /** Joining; `entryCode` for a tournament that takes one ({"entry_code"}). */
+  join: (tid, entryCode) => call("POST", `/api/tournaments/${tid}/entries`,
+    { token: token(), body: entryCode ? { entry_code: entryCode } : undefined }),
+  signUp: (name, handle, password) => call("POST", "/api/players", { body: { name, handle, password } }),
+  /** {handle, password} or {handle, code}: a new session for this device, {token, player}. */
+  signIn: (body) => call("POST", "/api/sessions", { body }),
+  me: (tok = token()) => call("GET", "/api/me", { token: tok }),
+  upgrade: (handle, password) => call("PATCH", "/api/me", { body: { handle, password }, token: token() }),
+  signOut: () => call("DELETE", "/api/sessions/current", { token: token() }),
+  signOutEverywhere: () => call("DELETE", "/api/sessions", { token: token() }),
+  club: (id) => call("GET", `/api/clubs/${id}`),
+  joinClub: (id, invite) => call("POST", `/api/clubs/${id}/members`, { body: { invite }, token: token() }),
   async myEntries(tok = token()) {
     const entries = await call("GET", "/api/me/entries", { token: tok });
     localStorage.setItem(ENTRIES_KEY, JSON.stringify(
@@ -87,8 +120,8 @@ export const api = {
   disqualified: (tid) => call("GET", `/api/tournaments/${tid}/disqualified`),
   par: (tid) => call("GET", `/api/tournaments/${tid}/par`),
   createTournament: (body, admin) => call("POST", "/api/tournaments", { body, token: admin }),
-  /** An organiser's request with the admin token of this tab (organise_manage.js). */
-  admin: (method, path, body) => call(method, path, { body, token: adminToken() }),
+  /** An organiser's request with the admin or organiser token of this tab (organise_manage.js). */
+  admin: (method, path, body, options = {}) => call(method, path, { body, token: adminToken(), ...options }),
 };
 
 /** ws:// or wss:// URL of a path on this server. */

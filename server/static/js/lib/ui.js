@@ -1,5 +1,7 @@
 // Small DOM helpers shared by every page: building elements, messages, dialogs, formatting.
 
+import { player } from "./api.js";
+
 /** el("div", {class: "x", "data-col": 3, onclick: fn}, "text", child, ...) */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -141,4 +143,24 @@ export function certifiedBadge(t) {
   return el("span", { class: "badge certified", "data-field": "certified",
     title: "The server's solver won this deal before the tournament was created: it can be won" },
   "certified winnable");
+}
+
+/** The header's link to the account page: "@handle" for an account, the name for a guest. */
+export function showWho() {
+  const who = document.getElementById("who");
+  if (!who) return;
+  const me = player();
+  who.textContent = me ? (me.handle ? `@${me.handle}` : me.name) : "Sign in";
+  who.classList.toggle("signed-out", !me);
+}
+
+/** One clear line for a refused request: what went wrong and, for 429, how long to wait. */
+export function explain(err) {
+  if (err.status === 429) {
+    const s = err.retryAfter;
+    const wait = !s ? "a while" : s < 90 ? `${s} s` : `${Math.ceil(s / 60)} minutes`;
+    return `Too many tries: wait ${wait} and try again.`;
+  }
+  if (err.status === 401) return err.detail === "unknown player token" ? "You are signed out: sign in again." : err.detail;
+  return err.detail || err.message;
 }

@@ -31,8 +31,8 @@ export function mount(main, entryIdText) {
   main.append(page);
   if (!me) {
     page.append(el("div", { class: "panel narrow-page" }, el("h1", {}, "Who is playing?"),
-      el("p", {}, "This device has no player token. Register, or paste your token, in the ",
-        el("a", { href: "#/lobby" }, "lobby"), ".")));
+      el("p", {}, "This device has no player token. ", el("a", { href: "#/account", "data-action": "sign-in" }, "Sign in"),
+        ", or register in the ", el("a", { href: "#/lobby" }, "lobby"), ".")));
     return () => {};
   }
 
@@ -236,7 +236,8 @@ export function mount(main, entryIdText) {
       boardEl.classList.add("offline");
       conn.hidden = false;
       if (detail.code === 4003) {
-        notYours();
+        // Not this player's entry, or this device's session ended (signed out, here or everywhere).
+        api.me().then(() => notYours(), (err) => (err.status === 401 ? signedOut() : notYours()));
         return;
       }
       const why = detail.code === 4001 ? "This game was opened in another window or on another device."
@@ -250,6 +251,19 @@ export function mount(main, entryIdText) {
       conn.hidden = false;
       conn.textContent = "Connection lost: reconnecting\u2026";
     }
+  }
+
+  /** The session of this device ended: sign in again to go on with the game. */
+  function signedOut() {
+    hideMessage();
+    startPanel.hidden = true;
+    for (const part of [hud.querySelector(".stats"), hud.querySelector(".actions"), page.querySelector(".board-wrap")]) {
+      part.hidden = true;
+    }
+    conn.classList.add("not-yours");
+    conn.replaceChildren(el("h2", {}, "You are signed out"),
+      el("p", {}, "This device's session has ended. Sign in again: the game is kept, and goes on while its time runs."),
+      el("p", {}, el("a", { class: "btn primary", href: "#/account", "data-action": "sign-in" }, "Sign in")));
   }
 
   /** The player's token does not own this entry (another player's game, or no such entry). */

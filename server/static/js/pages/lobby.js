@@ -2,7 +2,8 @@
 // tournament by status with its game, settings, time limit, entrants and commitment.
 
 import { api, forgetPlayer, player, setPlayer } from "../lib/api.js";
-import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notify, STATUS_NAMES, when } from "../lib/ui.js";
+import { accessNote } from "./join.js";
+import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notify, showWho, STATUS_NAMES, when } from "../lib/ui.js";
 
 const SECTIONS = [
   ["open", "Open now", "Join, then start whenever you are ready."],
@@ -21,6 +22,7 @@ export function mount(main) {
   let entries = [];
   let tournaments = [];
   let alive = true;
+  const typed = {}; // entry codes being typed, kept across refreshes
   let freshToken = null; // shown until the player says it is kept
 
   async function refresh() {
@@ -49,7 +51,7 @@ export function mount(main) {
   function drawYou() {
     const newToken = freshToken;
     const me = player();
-    document.getElementById("who").textContent = me ? me.name : "";
+    showWho();
     if (!me) {
       // Kept as it is when it is already there: a refresh must not wipe a name being typed.
       if (you.querySelector("[data-form=register]")) return;
@@ -59,7 +61,8 @@ export function mount(main) {
       you.replaceChildren(
         el("h2", {}, "Play"),
         el("p", { class: "intro" }, "Timed Spider solitaire tournaments: every entrant gets the same deal and the same ",
-          "clock. Pick a name to get your player token; no password, no e-mail."),
+          "clock. Pick a name to get your player token; no password, no e-mail. Have an account? ",
+          el("a", { href: "#/account", "data-action": "sign-in" }, "Sign in"), "."),
         el("form", { class: "stack", "data-form": "register", onsubmit: (e) => { e.preventDefault(); register(name.value); } },
           el("label", {}, "Display name", name),
           el("button", { class: "btn primary", type: "submit" }, "Register")),
@@ -68,7 +71,8 @@ export function mount(main) {
             pasted, el("button", { class: "btn", type: "submit" }, "Use this token"))));
       return;
     }
-    const parts = [el("h2", {}, "Playing as ", el("span", { "data-field": "player-name" }, me.name))];
+    const parts = [el("h2", {}, "Playing as ", el("span", { "data-field": "player-name" }, me.name),
+      me.handle ? el("a", { class: "handle", href: "#/me", "data-field": "player-handle" }, ` @${me.handle}`) : null)];
     if (newToken) {
       const code = el("code", { class: "token", "data-field": "token" }, newToken);
       parts.push(el("div", { class: "token-box", role: "alert" },
@@ -136,9 +140,9 @@ export function mount(main) {
     }
   }
 
-  async function join(t) {
+  async function join(t, code) {
     try {
-      const entry = await api.join(t.id);
+      const entry = await api.join(t.id, code);
       await api.myEntries();
       location.hash = `#/play/${entry.id}`;
     } catch (err) {
@@ -153,9 +157,15 @@ export function mount(main) {
     const actions = [];
     const together = t.start === "together";
     if (!mine && (together ? t.status === "scheduled" : t.status === "open")) {
-      actions.push(player()
-        ? el("button", { class: "btn primary", "data-action": "join", onclick: () => join(t) }, "Join")
-        : el("span", { class: "muted" }, "Register to join"));
+      const code = t.entry_code_needed ? el("input", { class: "entry-code", "data-field": "entry-code", maxlength: 64,
+        placeholder: "entry code", "aria-label": `Entry code of ${t.name}`, autocomplete: "off", value: typed[t.id] || "",
+        oninput: (ev) => { typed[t.id] = ev.target.value; } }) : null;
+      if (!player()) actions.push(el("span", { class: "muted" }, "Register to join"));
+      else if (t.club && !player().handle) actions.push(el("a", { class: "btn", href: "#/account" }, "Sign in to join"));
+      else {
+        actions.push(code, el("button", { class: "btn primary", "data-action": "join",
+          onclick: () => join(t, code ? code.value.trim() : undefined) }, "Join"));
+      }
     }
     if (mine) {
       const label = mine.status === "joined" ? "Start" : mine.status === "playing" ? "Resume" : "My game";
@@ -171,6 +181,7 @@ export function mount(main) {
     return el("article", { class: `tournament st-${t.status}`, "data-tournament": t.id },
       el("header", {}, el("h3", {}, t.name), el("span", { class: `badge st-${t.status}` }, t.status), certifiedBadge(t)),
       el("p", { class: "rules", "data-field": "rules" }, describeSettings(s)),
+      accessNote(t),
       together ? el("p", { class: "together", "data-field": "start" }, "Everyone starts together: ",
         t.status === "scheduled" ? countdown(t.opens_at) : "started at " + when(t.opens_at)) : null,
       el("dl", { class: "facts" },

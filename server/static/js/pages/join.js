@@ -1,0 +1,163 @@
+// Joining by a shared link: a tournament (#/join/<id>/<entry code>, the code pre-filled; a club's
+// tournament says whose members may join), and a club by its invite (#/club/<id>/join/<invite>).
+
+import { api, player, setPlayer } from "../lib/api.js";
+import { signInThenReturn } from "./account.js";
+import { clock, describeSettings, el, explain, notify, showWho } from "../lib/ui.js";
+
+const decode = (text) => {
+  try {
+    return decodeURIComponent(text || "");
+  } catch {
+    return text || "";
+  }
+};
+
+/** Who may join: "members of <club> only", "with an entry code", both, or null for anyone. */
+export function accessNote(t) {
+  if (!t.club && !t.entry_code_needed) return null;
+  const parts = [];
+  if (t.club) parts.push(`members of ${t.club.name} only`);
+  if (t.entry_code_needed) parts.push(t.club ? "with the entry code" : "with an entry code");
+  const text = parts.join(", ");
+  return el("p", { class: "access", "data-field": "access" }, text[0].toUpperCase() + text.slice(1));
+}
+
+function signInFirst(why) {
+  const back = location.hash;
+  return el("div", { class: "panel", "data-panel": "sign-in-first" }, el("p", {}, why),
+    el("p", { class: "row" }, el("button", { class: "btn primary", type: "button", "data-action": "sign-in",
+      onclick: () => signInThenReturn(back) }, "Sign in or make an account")));
+}
+
+export function mount(main, tidText, codeText) {
+  const tid = Number(tidText);
+  const page = el("section", { class: "page narrow-page join-page" });
+  const error = el("p", { class: "error", "data-field": "error", role: "alert", hidden: true });
+  main.append(page);
+
+  function fail(err) {
+    error.textContent = explain(err);
+    error.hidden = false;
+  }
+
+  async function join(code) {
+    error.hidden = true;
+    try {
+      const entry = await api.join(tid, code);
+      await api.myEntries();
+      location.hash = `#/play/${entry.id}`;
+    } catch (err) {
+      if (err.status === 409) {
+        const mine = (await api.myEntries().catch(() => [])).find((e) => e.tournament_id === tid);
+        if (mine) {
+          location.hash = `#/play/${mine.id}`;
+          return;
+        }
+      }
+      fail(err);
+    }
+  }
+
+  function guestForm(t, code) {
+    const name = el("input", { name: "name", "data-field": "name", required: true, maxlength: 40, autocomplete: "nickname" });
+    const form = el("form", { class: "panel stack", "data-form": "guest" },
+      el("label", {}, "Or play as a guest: your display name", name),
+      el("button", { class: "btn", type: "submit" }, "Register and join"));
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      try {
+        const made = await api.register(name.value.trim());
+        setPlayer({ id: made.id, name: made.name, handle: null, token: made.token });
+        showWho();
+        await join(code());
+      } catch (err) {
+        fail(err);
+      }
+    });
+    return t.club ? null : form;
+  }
+
+  async function load() {
+    let t;
+    try {
+      t = await api.tournament(tid);
+    } catch (err) {
+      page.replaceChildren(el("h1", {}, "Join"), el("p", { class: "error" }, explain(err)));
+      return;
+    }
+    const open = t.start === "together" ? t.status === "scheduled" : t.status === "open";
+    const code = el("input", { name: "entry_code", "data-field": "entry-code", maxlength: 64, autocapitalize: "none",
+      spellcheck: "false", autocomplete: "off", value: decode(codeText) });
+    const me = player();
+    const parts = [el("h1", {}, t.name),
+      el("p", { class: "rules" }, `${describeSettings(t.settings)} · ${clock(t.settings.time_limit)}`),
+      accessNote(t), error];
+    if (!open) {
+      parts.push(el("p", { class: "panel" }, `Entries are not open (${t.status}). `,
+        el("a", { href: `#/board/${t.id}` }, "Leaderboard")));
+    } else if (!me || (t.club && !me.handle)) {
+      parts.push(signInFirst(t.club ? `Sign in with your account to join: ${t.club.name}'s members only.`
+        : "Sign in to join with your account."));
+      if (!me) parts.push(guestForm(t, () => code.value.trim()));
+      if (t.entry_code_needed) parts.push(el("label", { class: "field" }, el("span", {}, "Entry code"), code));
+    } else {
+      const form = el("form", { class: "panel stack", "data-form": "join" },
+        t.entry_code_needed ? el("label", {}, "Entry code", code) : null,
+        el("button", { class: "btn primary", type: "submit", "data-action": "join" }, `Join as ${me.handle ? `@${me.handle}` : me.name}`));
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        join(t.entry_code_needed ? code.value.trim() : undefined);
+      });
+      parts.push(form);
+    }
+    page.replaceChildren(...parts);
+  }
+
+  page.append(el("h1", {}, "Join"));
+  load();
+}
+
+/** #/club/<id>/join/<invite>: an account becomes a member of the club. */
+export function mountClub(main, clubText, inviteText) {
+  const clubId = Number(clubText);
+  const invite = decode(inviteText);
+  const page = el("section", { class: "page narrow-page join-page" });
+  const error = el("p", { class: "error", "data-field": "error", role: "alert", hidden: true });
+  main.append(page);
+
+  async function load() {
+    let club;
+    try {
+      club = await api.club(clubId);
+    } catch (err) {
+      page.replaceChildren(el("h1", {}, "Join a club"), el("p", { class: "error" }, explain(err)));
+      return;
+    }
+    const me = player();
+    const parts = [el("h1", {}, "Join ", el("span", { "data-field": "club-name" }, club.name)),
+      el("p", { class: "muted" }, `${club.members} member${club.members === 1 ? "" : "s"}; organised by `,
+        club.organisers.map((o) => o.name).join(", ") || "the owner", "."), error];
+    if (!me || !me.handle) {
+      parts.push(signInFirst(me ? "Clubs are for accounts: make this guest an account (it keeps its entries), then join."
+        : "Sign in first: clubs are for accounts."));
+    } else {
+      parts.push(el("div", { class: "panel" }, el("p", {}, `Join as @${me.handle}?`),
+        el("button", { class: "btn primary", type: "button", "data-action": "join-club", onclick: async () => {
+          error.hidden = true;
+          try {
+            await api.joinClub(clubId, invite);
+            notify(`You are a member of ${club.name}`, "ok");
+            location.hash = "#/me";
+          } catch (err) {
+            error.textContent = explain(err);
+            error.hidden = false;
+          }
+        } }, `Join ${club.name}`)));
+    }
+    page.replaceChildren(...parts);
+  }
+
+  page.append(el("h1", {}, "Join a club"));
+  load();
+}

@@ -1,0 +1,93 @@
+// The player's page (#/me): name, @handle, clubs, and every result (from /api/me/entries), each
+// with its rank, score and outcome, and links to the leaderboard and the replays.
+
+import { api, player } from "../lib/api.js";
+import { el, explain, STATUS_NAMES, when } from "../lib/ui.js";
+
+const RANKED = 30; // ranks looked up for the newest entries only: one request each
+
+export function mount(main) {
+  const page = el("section", { class: "page narrow-page me-page" });
+  main.append(page);
+  let alive = true;
+
+  if (!player()) {
+    page.append(el("h1", {}, "My page"), el("div", { class: "panel" },
+      el("p", {}, "Nobody is signed in on this device."),
+      el("p", { class: "row" }, el("a", { class: "btn primary", href: "#/account", "data-action": "sign-in" }, "Sign in"),
+        el("a", { class: "btn ghost", href: "#/lobby" }, "Play as a guest"))));
+    return () => {};
+  }
+
+  async function rankOf(entry) {
+    try {
+      const around = await api.around(entry.tournament_id, entry.id, 0);
+      const row = around.rows.find((r) => r.entry_id === entry.id);
+      return row ? row.rank : null;
+    } catch {
+      return null;
+    }
+  }
+
+  function resultRow(e, rank, finished) {
+    const over = !["joined", "playing"].includes(e.status);
+    const score = e.final_score ?? e.score;
+    return el("tr", { "data-entry": e.id, "data-tournament": e.tournament_id },
+      el("td", {}, el("b", {}, e.tournament), el("div", { class: "muted small" }, when(e.started_at))),
+      el("td", { class: "num", "data-field": "rank" }, rank ?? "–"),
+      el("td", { class: "num score", "data-field": "score" }, score),
+      el("td", { "data-field": "outcome" }, el("span", { class: `badge st-${e.status}` }, STATUS_NAMES[e.status] || e.status)),
+      el("td", { class: "links" },
+        over ? null : el("a", { class: "btn small primary", href: `#/play/${e.id}` }, e.status === "joined" ? "Start" : "Resume"),
+        el("a", { class: "btn small ghost", href: `#/board/${e.tournament_id}`, "data-action": "board" }, "Board"),
+        finished ? el("a", { class: "btn small ghost", href: `#/finished/${e.tournament_id}`, "data-action": "replay" },
+          "Replay") : null));
+  }
+
+  async function load() {
+    let me;
+    let entries;
+    try {
+      [me, entries] = await Promise.all([api.me(), api.myEntries()]);
+    } catch (err) {
+      page.replaceChildren(el("h1", {}, "My page"), el("p", { class: "error", "data-field": "error" }, explain(err)),
+        el("a", { class: "btn primary", href: "#/account" }, "Sign in"));
+      return;
+    }
+    const tournaments = new Map();
+    await Promise.all([...new Set(entries.map((e) => e.tournament_id))].slice(0, RANKED).map(async (id) => {
+      try {
+        tournaments.set(id, await api.tournament(id));
+      } catch {
+        /* left out */
+      }
+    }));
+    const ranks = await Promise.all(entries.map((e, i) => (i < RANKED ? rankOf(e) : null)));
+    if (!alive) return;
+    const clubs = me.clubs.length
+      ? el("ul", { class: "clubs", "data-field": "clubs" }, me.clubs.map((c) =>
+        el("li", { "data-club": c.id }, el("a", { href: `#/club/${c.id}` }, c.name))))
+      : el("p", { class: "muted", "data-field": "clubs" }, "No club yet: an organiser's invite link makes you a member.");
+    const rows = entries.map((e, i) => resultRow(e, ranks[i], tournaments.get(e.tournament_id)?.status === "finished"));
+    page.replaceChildren(
+      el("h1", {}, el("span", { "data-field": "name" }, me.name),
+        me.handle ? el("small", { class: "muted handle", "data-field": "handle" }, ` @${me.handle}`) : null),
+      me.handle ? null : el("p", { class: "muted" }, "A guest on this device. ",
+        el("a", { href: "#/account" }, "Make it an account"), " to keep it and play from anywhere."),
+      el("h2", {}, "Clubs"), clubs,
+      el("h2", {}, "Results"),
+      rows.length
+        ? el("div", { class: "table-wrap" }, el("table", { class: "standings results", "data-field": "results" },
+          el("thead", {}, el("tr", {}, ...["Tournament", "Rank", "Score", "Outcome", ""].map((h) => el("th", {}, h)))),
+          el("tbody", {}, rows)))
+        : el("p", { class: "muted", "data-field": "results" }, "No entries yet: join a tournament in the ",
+          el("a", { href: "#/lobby" }, "lobby"), "."),
+      el("p", {}, el("a", { class: "btn ghost", href: "#/account" }, "Account and signing out")));
+  }
+
+  page.append(el("h1", {}, "My page"), el("p", { class: "muted" }, "Loading\u2026"));
+  load();
+  return () => {
+    alive = false;
+  };
+}
