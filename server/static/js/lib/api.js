@@ -82,7 +82,8 @@ function signedOut() {
 const token = () => (player() || {}).token;
 
 export const api = {
-  tournaments: (status) => call("GET", `/api/tournaments${status ? `?status=${status}` : ""}`),
+  /** The list; with the player's token, its clubs' unlisted tournaments too. */
+  tournaments: (status) => call("GET", `/api/tournaments${status ? `?status=${status}` : ""}`, { token: token() }),
   tournament: (id) => call("GET", `/api/tournaments/${id}`),
   register: (name) => call("POST", "/api/players", { body: { name } }),
   /** Joining; `entryCode` for a tournament that takes one ({"entry_code"}). */
@@ -96,6 +97,7 @@ export const api = {
   signOut: () => call("DELETE", "/api/sessions/current", { token: token() }),
   signOutEverywhere: () => call("DELETE", "/api/sessions", { token: token() }),
   club: (id) => call("GET", `/api/clubs/${id}`),
+  clubMembers: (id) => call("GET", `/api/clubs/${id}/members`, { token: token() }),
   joinClub: (id, invite) => call("POST", `/api/clubs/${id}/members`, { body: { invite }, token: token() }),
   async myEntries(tok = token()) {
     const entries = await call("GET", "/api/me/entries", { token: tok });

@@ -1,14 +1,25 @@
-// The organiser's page (#/organise): create a tournament with the admin token, which is kept in
-// sessionStorage only (gone when the tab closes).
+// The organiser's page (#/organise): create a tournament with the admin token or an organiser's
+// token, kept in sessionStorage only (gone when the tab closes); clubs; who may join.
 
 import { adminToken, api, setAdminToken } from "../lib/api.js";
 import { VARIANTS } from "../engine/index.js";
 import { manage } from "./organise_manage.js";
-import { clock, describeSettings, el, notify, VARIANT_NAMES } from "../lib/ui.js";
+import { accessFields, clubsPanel } from "./organise_clubs.js";
+import { clock, copyText, describeSettings, el, notify, VARIANT_NAMES } from "../lib/ui.js";
 
 function localInput(date) {
   const d = new Date(date.getTime() - date.getTimezoneOffset() * 60000);
   return d.toISOString().slice(0, 16);
+}
+
+/** The link that joins a tournament, its entry code pre-filled (the organiser shares it). */
+function shareLine(t) {
+  const url = `${location.origin}/#/join/${t.id}${t.entry_code ? `/${encodeURIComponent(t.entry_code)}` : ""}`;
+  const link = el("input", { readonly: true, value: url, "data-field": "join-link", "aria-label": "Link to join" });
+  return el("div", { class: "copy-line" }, el("span", {}, t.entry_code ? `Entry code ${t.entry_code}; link: ` : "Link: "),
+    link, el("button", { class: "btn small", type: "button", onclick: async (e) => {
+      e.target.textContent = (await copyText(url)) ? "Copied" : "Select and copy it";
+    } }, "Copy"));
 }
 
 export function mount(main) {
@@ -23,11 +34,13 @@ export function mount(main) {
     Object.keys(VARIANTS).map((v) => el("option", { value: v }, VARIANT_NAMES[v])));
   const suits = el("select", { name: "suits", id: "f-suits" });
   const result = el("div", { class: "created", "aria-live": "polite" });
+  const access = accessFields("f");
   const start = el("select", { name: "start", id: "f-start" },
     el("option", { value: "own" }, "Each entrant starts when ready"),
     el("option", { value: "together" }, "Everyone starts together at the opening time"));
   const form = el("form", { class: "panel organise-form" },
-    field("Admin token", token, "Given to the server at start-up. Kept in this tab only."),
+    field("Admin or organiser token", token, "The server's admin token, or the token of an organiser it made. " +
+      "Kept in this tab only."),
     field("Name", f("name", { required: true, maxlength: 100, placeholder: "Sunday cup" })),
     el("div", { class: "grid2" },
       field("Game", variant), field("Suits", suits),
@@ -48,6 +61,7 @@ export function mount(main) {
         check("deal_variation", "Rename the deal per entry", false,
           "Stops reading the deal off another account's screen: each entry gets the same deal with suits, " +
           "columns and piles renamed; scores are unchanged."))),
+    access.node,
     field("Seed", f("seed", { maxlength: 256, placeholder: "leave empty: a random one" }),
       "Secret until the tournament is finished; only its commitment is published. A short seed is safe: " +
       "the commitment also covers a random 128-bit salt the server keeps secret until then."),
@@ -86,6 +100,7 @@ export function mount(main) {
     const body = { name: value("name"), settings, start: start.value, opens_at: new Date(value("opens_at")).toISOString() };
     if (start.value !== "together") body.closes_at = new Date(value("closes_at")).toISOString();
     if (value("seed")) body.seed = value("seed");
+    Object.assign(body, access.values());
     setAdminToken(token.value.trim());
     try {
       const t = await api.createTournament(body, token.value.trim());
@@ -94,6 +109,8 @@ export function mount(main) {
         el("p", {}, `Tournament ${t.id}, ${t.status}. ${describeSettings(t.settings)}, ${clock(t.settings.time_limit)}.`,
           t.start === "together" ? " Everyone starts together." : ""),
         el("p", {}, "Commitment: ", el("code", { "data-field": "commitment" }, t.commitment)),
+        t.club ? el("p", {}, `Members of ${t.club.name} only.`) : null,
+        shareLine(t),
         el("p", { class: "row" }, el("a", { class: "btn", href: "#/lobby" }, "Lobby"),
           el("a", { class: "btn ghost", href: `#/board/${t.id}` }, "Leaderboard"))));
       notify(`Tournament ${t.id} created`, "ok");
@@ -103,6 +120,8 @@ export function mount(main) {
     }
   });
 
+  const managed = manage();
   main.append(el("section", { class: "page narrow-page organise-page" },
-    el("h1", {}, "Organise a tournament"), form, result, manage()));
+    el("h1", {}, "Organise a tournament"), form, result, clubsPanel(() => { access.refresh(); managed.refresh(); }),
+    managed.node));
 }

@@ -1,7 +1,9 @@
 // The organiser's page, second half: tournaments to edit, close, cancel; their entries, to
-// disqualify; recurring schedules. Every request carries the admin token kept in this tab.
+// disqualify; their results as CSV; recurring schedules (with who may join). Every request
+// carries the admin or organiser token kept in this tab.
 
 import { api } from "../lib/api.js";
+import { accessFields } from "./organise_clubs.js";
 import { el, notify } from "../lib/ui.js";
 
 const EVERY = { hour: 60, day: 1440, week: 10080 };
@@ -93,13 +95,19 @@ function tournamentRow(tour, refresh, detail) {
       }
     }, "danger"));
   }
+  if (tour.status === "finished") {
+    actions.push(el("a", { class: "btn small", href: `/api/tournaments/${tour.id}/standings.csv`,
+      download: `tournament-${tour.id}-standings.csv`, "data-action": "standings-csv" }, "Download results (CSV)"));
+  }
+  const who = [tour.club ? `${tour.club.name} only` : null, tour.entry_code ? `code ${tour.entry_code}` : null,
+    tour.listed === false ? "unlisted" : null].filter(Boolean).join(", ");
   return el("tr", { "data-tournament-row": tour.id },
-    el("td", {}, tour.id), el("td", {}, tour.name), el("td", { "data-field": "status" }, tour.status),
+    el("td", {}, tour.id), el("td", {}, tour.name, who ? el("div", { class: "muted small", "data-field": "access" }, who) : null), el("td", { "data-field": "status" }, tour.status),
     el("td", {}, when(tour.opens_at)), el("td", {}, when(tour.closes_at)), el("td", {}, tour.entrants),
     el("td", { class: "row" }, ...actions));
 }
 
-function schedulesPanel() {
+function schedulesPanel(access) {
   const list = el("div", { class: "schedules" });
   const name = el("input", { name: "schedule-name", id: "s-name", maxlength: 80, required: true, placeholder: "Evening cup" });
   const every = el("select", { id: "s-every" }, Object.keys(EVERY).map((k) => el("option", { value: k, selected: k === "day" }, `every ${k}`)));
@@ -110,6 +118,7 @@ function schedulesPanel() {
   const form = el("form", { class: "panel schedule-form" },
     el("div", { class: "grid2" }, field("Name", name), field("Repeat", every), field("At (UTC)", at),
       field("Open for (minutes)", open), field("Created ahead (minutes)", ahead)),
+    access.node,
     el("button", { class: "btn primary", type: "submit", "data-action": "schedule" }, "Create the schedule"));
 
   async function refresh() {
@@ -119,6 +128,7 @@ function schedulesPanel() {
       el("strong", {}, s.name), ` — every ${s.every_minutes} min, open ${s.open_minutes} min; `,
       s.active ? `next opens ${when(s.next_opens_at)}` : "stopped",
       ` · tournaments: ${s.tournaments.join(", ") || "none yet"} `,
+      s.club ? `· ${s.club.name} only ` : "", s.entry_code ? `· code ${s.entry_code} ` : "",
       s.active ? el("button", { class: "btn small danger", type: "button", "data-action": "stop-schedule",
         onclick: async () => {
           if (await act(api.admin("DELETE", `/api/schedules/${s.id}`), `Schedule ${s.id} stopped`)) refresh();
@@ -133,28 +143,31 @@ function schedulesPanel() {
       minutes < 1440 ? now.getUTCHours() : hh, mm));
     while (first < now) first.setTime(first.getTime() + minutes * 60000);
     const out = await act(api.admin("POST", "/api/schedules", { name: name.value, every_minutes: minutes,
-      first_opens_at: first.toISOString(), open_minutes: Number(open.value), ahead_minutes: Number(ahead.value) }),
+      first_opens_at: first.toISOString(), open_minutes: Number(open.value), ahead_minutes: Number(ahead.value),
+      ...access.values() }),
     "Schedule created");
     if (out) refresh();
   });
   return { node: el("section", { class: "manage-schedules" }, el("h2", {}, "Recurring tournaments"), form, list), refresh };
 }
 
-/** The management sections, appended under the creation form. */
+/** The management sections, appended under the creation form: {node, refresh} (refresh: the club lists). */
 export function manage() {
   const body = el("tbody", {});
   const detail = el("div", { class: "manage-detail" });
-  const schedules = schedulesPanel();
+  const access = accessFields("s");
+  const schedules = schedulesPanel(access);
   async function refresh() {
-    const tours = await act(api.tournaments());
+    const tours = await act(api.admin("GET", "/api/tournaments?limit=200"));
     if (tours) body.replaceChildren(...tours.map((t) => tournamentRow(t, refresh, detail)));
   }
   const load = el("button", { class: "btn", type: "button", "data-action": "manage" }, "Show tournaments and schedules");
   load.addEventListener("click", () => { refresh(); schedules.refresh(); });
-  return el("section", { class: "manage" },
+  const node = el("section", { class: "manage" },
     el("h2", {}, "Run tournaments"), load,
     el("div", { class: "table-wrap" }, el("table", { class: "standings manage-tournaments" },
       el("thead", {}, el("tr", {}, ...["#", "Name", "Status", "Opens", "Closes", "Entries", ""].map((h) => el("th", {}, h)))),
       body)),
     detail, schedules.node);
+  return { node, refresh: access.refresh };
 }
