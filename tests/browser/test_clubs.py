@@ -1,0 +1,148 @@
+"""A teacher's path in the browser, on a phone and on a desktop: an organiser's token, a club, a
+roster of five, the printed code sheet, a member signing in with a code and joining the club's
+private tournament with its entry code; the invite link; the club's results as CSV."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+from tests.browser.conftest import js_errors, new_context
+from tests.browser.test_accounts import PASSWORD, VIEWPORTS, no_sideways_scroll, sign_in_form
+from tests.client import Api, bearer
+from tests.serverproc import ServerProcess
+
+NAMES = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov"]
+
+
+def organiser(api: Api, name: str) -> dict[str, Any]:
+    r = api.http.post("/api/organisers", json={"name": name}, headers=api.admin())
+    assert r.status_code == 201, r.text
+    made: dict[str, Any] = r.json()
+    return made
+
+
+async def sheet(page: Page) -> list[dict[str, str]]:
+    rows: list[dict[str, str]] = await page.evaluate(
+        """() => [...document.querySelectorAll('.code-sheet tbody tr')].map((tr) => ({
+          name: tr.cells[0].textContent, handle: tr.cells[1].textContent, code: tr.cells[2].textContent}))"""
+    )
+    return rows
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+async def test_a_teacher_runs_a_private_cup_for_a_class(
+    browser: Browser, server: ServerProcess, api: Api, viewport: dict[str, int]
+) -> None:
+    teacher = organiser(api, "Ms Rivera")
+    club_name = f"Class 5B {secrets.token_hex(2)}"
+    entry_code = f"cup-{secrets.token_hex(3)}"
+    phone = viewport["width"] < 600
+    desk, kid_ctx, friend_ctx = [await new_context(browser, server, viewport=viewport) for _ in range(3)]
+    try:
+        page = await desk.new_page()
+        errors = js_errors(page)
+        await page.goto("/#/organise")
+        await page.locator("#f-admin").fill(teacher["token"])
+        await page.locator("#f-admin").dispatch_event("change")
+        await page.locator("#c-name").fill(club_name)
+        await no_sideways_scroll(page)
+        await page.locator("[data-action=create-club]").click()
+        await page.wait_for_url("**/#/club/*")
+        club_id = int(page.url.rsplit("/", 1)[1])
+        await expect(page.locator("[data-field=club-name]")).to_have_text(club_name)
+        await expect(page.locator("[data-field=invite]")).not_to_be_empty()
+        await no_sideways_scroll(page)
+
+        # The roster: names typed on the phone, a CSV file on the desktop.
+        if phone:
+            await page.locator("[data-field=roster-names]").fill("\n".join(NAMES) + "\n")
+        else:
+            csv = "name\n" + "\n".join(f'"{n}"' for n in NAMES) + "\n"
+            await page.locator("[data-field=roster-file]").set_input_files(
+                files=[{"name": "class.csv", "mimeType": "text/csv", "buffer": csv.encode()}]
+            )
+        await page.locator("[data-action=import]").click()
+        await page.wait_for_url(f"**/#/club/{club_id}/codes")
+        await expect(page.locator(".code-sheet tbody tr")).to_have_count(5)
+        rows = await sheet(page)
+        assert [r["name"] for r in rows] == NAMES
+        assert all(r["handle"].startswith("@") and len(r["code"]) >= 6 for r in rows)
+        await expect(page.locator("[data-field=sign-in-url]")).to_have_text(f"{server.url}/#/account")
+        await expect(page.locator("[data-field=club-name]")).to_have_text(club_name)
+        await no_sideways_scroll(page)
+        await page.emulate_media(media="print")
+        assert await page.locator("header.top").is_hidden() and await page.locator("[data-action=print]").is_hidden()
+        await page.emulate_media(media="screen")
+
+        # A private cup: the club's members, with an entry code, unlisted.
+        await page.goto("/#/organise")
+        await page.locator("#f-name").fill(f"{club_name} weekly cup")
+        await page.locator("#f-club").select_option(str(club_id))
+        await page.locator("#f-entry_code").fill(entry_code)
+        assert not await page.locator("#f-listed").is_checked()
+        await page.locator("[data-action=create]").click()
+        created = page.locator(".created [data-tournament]")
+        await expect(created).to_contain_text(f"Members of {club_name} only")
+        link = await page.locator("[data-field=join-link]").input_value()
+        tid = int(await created.get_attribute("data-tournament") or 0)
+        assert link == f"{server.url}/#/join/{tid}/{entry_code}"
+        assert tid not in [t["id"] for t in api.http.get("/api/tournaments").json()]  # unlisted
+
+        # A member signs in with the code on the sheet, on another device, and joins by the link.
+        kid = await kid_ctx.new_page()
+        kid_errors = js_errors(kid)
+        member = rows[2]
+        await sign_in_form(kid, member["handle"], member["code"], code=True)
+        await expect(kid.locator("[data-field=signed-in-handle]")).to_have_text(member["handle"])
+        await kid.goto(f"/#/join/{tid}/{entry_code}")
+        await expect(kid.locator("[data-field=access]")).to_have_text(f"Members of {club_name} only, with the entry code")
+        await expect(kid.locator("[data-field=entry-code]")).to_have_value(entry_code)
+        await no_sideways_scroll(kid)
+        await kid.locator("[data-action=join]").click()
+        await kid.wait_for_url("**/#/play/*")
+        token = (await kid.evaluate("JSON.parse(localStorage.getItem('spidertour.player')).token"))
+        mine = api.http.get("/api/me/entries", headers=bearer(token)).json()
+        assert [e["tournament_id"] for e in mine] == [tid]
+        await kid.goto("/#/me")
+        await expect(kid.locator(f"[data-field=clubs] [data-club='{club_id}']")).to_have_text(club_name)
+        await no_sideways_scroll(kid)
+
+        # Someone with an account joins the club by its invite link.
+        await page.goto(f"/#/club/{club_id}")
+        invite_link = await page.locator("[data-field=invite-link]").input_value()
+        friend = await friend_ctx.new_page()
+        friend_handle = f"friend-{secrets.token_hex(3)}"
+        r = api.http.post("/api/players", json={"name": "Friend", "handle": friend_handle, "password": PASSWORD})
+        assert r.status_code == 201
+        await friend.goto(invite_link.removeprefix(server.url))
+        await expect(friend.locator("[data-panel=sign-in-first]")).to_be_visible()
+        await friend.locator("[data-action=sign-in]").click()
+        await sign_in_form(friend, friend_handle, PASSWORD)
+        await friend.goto(invite_link.removeprefix(server.url))
+        await friend.locator("[data-action=join-club]").click()
+        await friend.wait_for_url("**/#/me")
+        await expect(friend.locator(f"[data-field=clubs] [data-club='{club_id}']")).to_be_visible()
+
+        # The teacher's club page: six members, a new code for one, the results as CSV.
+        await page.reload()
+        await expect(page.locator("[data-field=members] tbody tr")).to_have_count(6)
+        first = page.locator("[data-field=members] tbody tr", has_text=NAMES[0])
+        await first.locator("[data-action=new-code]").click()
+        new_code = await first.locator("[data-field=new-code]").text_content()
+        assert new_code and new_code != rows[0]["code"]
+        old = api.http.post("/api/sessions", json={"handle": rows[0]["handle"][1:], "code": rows[0]["code"]})
+        assert old.status_code == 401
+        async with page.expect_download() as download:
+            await page.locator("[data-action=club-results]").click()
+        saved = await (await download.value).path()
+        text = saved.read_text()
+        assert NAMES[2] in text
+        await no_sideways_scroll(page)
+        assert errors == [] and kid_errors == []
+    finally:
+        for ctx in (desk, kid_ctx, friend_ctx):
+            await ctx.close()
