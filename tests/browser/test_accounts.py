@@ -32,7 +32,12 @@ def handle(stem: str) -> str:
 
 async def no_sideways_scroll(page: Page) -> None:
     width = await page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-    assert width[0] <= width[1], f"the page scrolls sideways: {width}"
+    if width[0] > width[1]:
+        wide = await page.evaluate(
+            """() => [...document.querySelectorAll('main *')].filter((n) => n.getBoundingClientRect().right > innerWidth)
+              .slice(0, 5).map((n) => `${n.tagName}.${n.className}[${Math.round(n.getBoundingClientRect().right)}]`)"""
+        )
+        raise AssertionError(f"the page scrolls sideways: {width}, past the edge: {wide}")
 
 
 async def sign_up(page: Page, name: str, who: str) -> None:

@@ -122,7 +122,7 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
         await expect(friend.locator("[data-panel=sign-in-first]")).to_be_visible()
         await friend.locator("[data-action=sign-in]").click()
         await sign_in_form(friend, friend_handle, PASSWORD)
-        await friend.goto(invite_link.removeprefix(server.url))
+        await friend.wait_for_url(invite_link)  # back to the invite once signed in
         await friend.locator("[data-action=join-club]").click()
         await friend.wait_for_url("**/#/me")
         await expect(friend.locator(f"[data-field=clubs] [data-club='{club_id}']")).to_be_visible()
