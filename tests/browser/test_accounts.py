@@ -34,8 +34,9 @@ async def no_sideways_scroll(page: Page) -> None:
     width = await page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
     if width[0] > width[1]:
         wide = await page.evaluate(
-            """() => [...document.querySelectorAll('main *')].filter((n) => n.getBoundingClientRect().right > innerWidth)
-              .slice(0, 5).map((n) => `${n.tagName}.${n.className}[${Math.round(n.getBoundingClientRect().right)}]`)"""
+            """() => [...document.querySelectorAll('main *')]
+              .filter((n) => n.getBoundingClientRect().right > innerWidth).slice(0, 5)
+              .map((n) => `${n.tagName}.${n.className}[${Math.round(n.getBoundingClientRect().right)}]`)"""
         )
         raise AssertionError(f"the page scrolls sideways: {width}, past the edge: {wide}")
 

@@ -8,7 +8,7 @@ import secrets
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, FilePayload, Page, expect
 
 from tests.browser.conftest import js_errors, new_context
 from tests.browser.test_accounts import PASSWORD, VIEWPORTS, no_sideways_scroll, sign_in_form
@@ -63,7 +63,7 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
         else:
             csv = "name\n" + "\n".join(f'"{n}"' for n in NAMES) + "\n"
             await page.locator("[data-field=roster-file]").set_input_files(
-                files=[{"name": "class.csv", "mimeType": "text/csv", "buffer": csv.encode()}]
+                files=FilePayload(name="class.csv", mimeType="text/csv", buffer=csv.encode())
             )
         await page.locator("[data-action=import]").click()
         await page.wait_for_url(f"**/#/club/{club_id}/codes")
@@ -99,12 +99,14 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
         await sign_in_form(kid, member["handle"], member["code"], code=True)
         await expect(kid.locator("[data-field=signed-in-handle]")).to_have_text(member["handle"])
         await kid.goto(f"/#/join/{tid}/{entry_code}")
-        await expect(kid.locator("[data-field=access]")).to_have_text(f"Members of {club_name} only, with the entry code")
+        await expect(kid.locator("[data-field=access]")).to_have_text(
+            f"Members of {club_name} only, with the entry code"
+        )
         await expect(kid.locator("[data-field=entry-code]")).to_have_value(entry_code)
         await no_sideways_scroll(kid)
         await kid.locator("[data-action=join]").click()
         await kid.wait_for_url("**/#/play/*")
-        token = (await kid.evaluate("JSON.parse(localStorage.getItem('spidertour.player')).token"))
+        token = await kid.evaluate("JSON.parse(localStorage.getItem('spidertour.player')).token")
         mine = api.http.get("/api/me/entries", headers=bearer(token)).json()
         assert [e["tournament_id"] for e in mine] == [tid]
         await kid.goto("/#/me")
