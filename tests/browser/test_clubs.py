@@ -92,6 +92,23 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
         assert link == f"{server.url}/#/join/{tid}/{entry_code}"
         assert tid not in [t["id"] for t in api.http.get("/api/tournaments").json()]  # unlisted
 
+        # The same every week: a schedule for the club, with its entry code.
+        await page.locator("#s-name").fill(f"{club_name} weekly")
+        await page.locator("#s-every").select_option("week")
+        await page.locator("#s-club").select_option(str(club_id))
+        await page.locator("#s-entry_code").fill(entry_code)
+        await page.locator("[data-action=schedule]").click()
+        await expect(page.locator(".schedules [data-schedule]", has_text=f"{club_name} weekly")).to_contain_text(
+            f"{club_name} only"
+        )
+        schedules = api.http.get("/api/schedules", headers=bearer(teacher["token"])).json()
+        assert [
+            (s["club"]["id"], s["entry_code"], s["listed"], s["every_minutes"])
+            for s in schedules
+            if s["name"] == f"{club_name} weekly"
+        ] == [(club_id, entry_code, False, 10080)]
+        await no_sideways_scroll(page)
+
         # A member signs in with the code on the sheet, on another device, and joins by the link.
         kid = await kid_ctx.new_page()
         kid_errors = js_errors(kid)

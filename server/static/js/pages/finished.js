@@ -57,6 +57,8 @@ export function mount(main, tidText) {
       return;
     }
     const check = el("span", { class: "check", "data-check": "commitment" }, "checking\u2026");
+    page.append(el("p", { class: "row" }, el("a", { class: "btn small", href: `/api/tournaments/${tid}/standings.csv`,
+      download: `tournament-${tid}-standings.csv`, "data-action": "standings-csv" }, "Download results (CSV)")));
     page.append(el("div", { class: "panel fairness" },
       el("h2", {}, "Fair play"),
       el("dl", {},
