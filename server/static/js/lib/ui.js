@@ -164,3 +164,8 @@ export function explain(err) {
   if (err.status === 401) return err.detail === "unknown player token" ? "You are signed out: sign in again." : err.detail;
   return err.detail || err.message;
 }
+
+/** node.replaceChildren, leaving out null, undefined and false (the parts a page may not show). */
+export function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}

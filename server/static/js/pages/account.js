@@ -3,7 +3,7 @@
 // guest's token is (api.js player()), so every other page goes on working with it.
 
 import { api, forgetPlayer, player, setPlayer } from "../lib/api.js";
-import { confirmDialog, el, explain, notify, showWho } from "../lib/ui.js";
+import { confirmDialog, el, explain, notify, showWho, fill } from "../lib/ui.js";
 
 const AFTER_KEY = "spidertour.after-sign-in";
 
@@ -204,7 +204,7 @@ export function mount(main) {
       parts.push(el("div", { class: "account-forms" }, signInForm(), signUpForm()),
         el("p", { class: "muted" }, "Or play as a guest, with a name only, from the ", el("a", { href: "#/lobby" }, "lobby"), "."));
     }
-    page.replaceChildren(...parts);
+    fill(page, ...parts);
   }
 
   draw();

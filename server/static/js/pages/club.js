@@ -4,7 +4,7 @@
 // codes made in this tab (they are shown once: the server keeps only their hashes).
 
 import { adminToken, api, player, rememberClub } from "../lib/api.js";
-import { copyText, el, explain, notify } from "../lib/ui.js";
+import { copyText, el, explain, notify, fill } from "../lib/ui.js";
 
 const codesKey = (id) => `spidertour.codes.${id}`;
 const sheetOf = (id) => {
@@ -166,12 +166,12 @@ export function mount(main, idText, sub) {
     if (invite === null) {
       let members = null;
       if (player()) members = await api.clubMembers(id).catch(() => null);
-      page.replaceChildren(...head, members ? el("h2", {}, "Members") : null, members ? membersTable(members, false) : null);
+      fill(page, ...head, members ? el("h2", {}, "Members") : null, members ? membersTable(members, false) : null);
       return;
     }
     rememberClub(club);
     const members = await api.admin("GET", `/api/clubs/${id}/members`).catch(() => []);
-    page.replaceChildren(...head,
+    fill(page, ...head,
       el("p", { class: "row" },
         el("a", { class: "btn", href: `#/club/${id}/codes`, "data-action": "code-sheet" }, "Code sheet"),
         el("button", { class: "btn", type: "button", "data-action": "club-results",

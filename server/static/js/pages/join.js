@@ -3,7 +3,7 @@
 
 import { api, player, setPlayer } from "../lib/api.js";
 import { signInThenReturn } from "./account.js";
-import { clock, describeSettings, el, explain, notify, showWho } from "../lib/ui.js";
+import { clock, describeSettings, el, explain, notify, showWho, fill } from "../lib/ui.js";
 
 const decode = (text) => {
   try {
@@ -111,7 +111,7 @@ export function mount(main, tidText, codeText) {
       });
       parts.push(form);
     }
-    page.replaceChildren(...parts);
+    fill(page, ...parts);
   }
 
   page.append(el("h1", {}, "Join"));
@@ -155,7 +155,7 @@ export function mountClub(main, clubText, inviteText) {
           }
         } }, `Join ${club.name}`)));
     }
-    page.replaceChildren(...parts);
+    fill(page, ...parts);
   }
 
   page.append(el("h1", {}, "Join a club"));

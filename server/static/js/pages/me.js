@@ -2,7 +2,7 @@
 // with its rank, score and outcome, and links to the leaderboard and the replays.
 
 import { api, player } from "../lib/api.js";
-import { el, explain, STATUS_NAMES, when } from "../lib/ui.js";
+import { el, explain, STATUS_NAMES, when, fill } from "../lib/ui.js";
 
 const RANKED = 30; // ranks looked up for the newest entries only: one request each
 
@@ -69,7 +69,7 @@ export function mount(main) {
         el("li", { "data-club": c.id }, el("a", { href: `#/club/${c.id}` }, c.name))))
       : el("p", { class: "muted", "data-field": "clubs" }, "No club yet: an organiser's invite link makes you a member.");
     const rows = entries.map((e, i) => resultRow(e, ranks[i], tournaments.get(e.tournament_id)?.status === "finished"));
-    page.replaceChildren(
+    fill(page, 
       el("h1", {}, el("span", { "data-field": "name" }, me.name),
         me.handle ? el("small", { class: "muted handle", "data-field": "handle" }, ` @${me.handle}`) : null),
       me.handle ? null : el("p", { class: "muted" }, "A guest on this device. ",
