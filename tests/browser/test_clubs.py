@@ -115,6 +115,16 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
         member = rows[2]
         await sign_in_form(kid, member["handle"], member["code"], code=True)
         await expect(kid.locator("[data-field=signed-in-handle]")).to_have_text(member["handle"])
+        # The lobby lists the unlisted cup to its club's members, with a field for the code.
+        await kid.goto("/#/lobby")
+        card = kid.locator(f"[data-tournament='{tid}']")
+        await expect(card.locator("[data-field=access]")).to_have_text(
+            f"Members of {club_name} only, with the entry code"
+        )
+        await card.locator("[data-field=entry-code]").fill("not-the-code")
+        await card.locator("[data-action=join]").click()
+        await expect(kid.locator(".notice.error").first).to_contain_text("entry code")
+        await no_sideways_scroll(kid)
         await kid.goto(f"/#/join/{tid}/{entry_code}")
         await expect(kid.locator("[data-field=access]")).to_have_text(
             f"Members of {club_name} only, with the entry code"
