@@ -98,7 +98,7 @@ async def list_members(request: Request[Any, Any, Any], club_id: int) -> list[m.
     await find_club(request, club_id)
     viewer = await viewer_of(request)
     if not (viewer.owner or club_id in viewer.organised or club_id in viewer.member_of):
-        if viewer == Viewer():
+        if "authorization" not in request.headers:
             raise HTTPException(status_code=401, detail="the club's organisers and members only: send a token")
         raise PermissionDeniedException("the club's organisers and members only")
     return [m.Member(**dict(r)) for r in await store.members(core_of(request).db, club_id)]
