@@ -43,6 +43,22 @@ def test_organiser_and_club_commands(api: Api, server: Any, admin_token: str, tm
     missing = spidertour("club", "roster", str(club["id"]), str(tmp_path / "none.csv"), **as_organiser)
     assert missing.returncode == 2 and "cannot read" in missing.stderr
 
+    done = spidertour(
+        "tournament",
+        "create",
+        "--name",
+        unique("4B"),
+        "--club",
+        str(club["id"]),
+        "--entry-code",
+        "heron",
+        **as_organiser,
+    )
+    assert done.returncode == 0, done.stderr
+    tour = json.loads(done.stdout)
+    assert tour["club"]["id"] == club["id"] and tour["entry_code"] == "heron" and tour["listed"] is False
+    assert tour["organiser"]["id"] == mine["id"]
+
     done = spidertour("organiser", "revoke", str(mine["id"]), **owner)
     assert done.returncode == 0, done.stderr
     refused = spidertour("club", "members", str(club["id"]), **as_organiser)
