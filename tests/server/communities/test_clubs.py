@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import Any
 
 import asyncpg
 
@@ -176,7 +177,14 @@ async def test_a_bad_line_creates_nothing_and_is_named(api: Api, database_url: s
         body = assert_error(r, 400, *needles)
         if needles[0].startswith("line"):
             assert body["extra"]["line"] == int(needles[0].split()[1]) and "nothing was created" in body["detail"]
-    for body_json in ({"names": []}, {"names": ["ok", 5]}, {"names": ["ok"], "handles": []}, {"names": ["A"] * 201}):
+    bad_json: list[dict[str, Any]] = [
+        {"names": []},
+        {"names": ["ok", 5]},
+        {"names": ["ok"], "handles": []},
+        {"names": ["A"] * 201},
+        {"names": "Ann"},
+    ]
+    for body_json in bad_json:
         assert_error(api.http.post(path, json=body_json, headers=bearer(a)), 400)
     assert_error(api.http.post(path, json={"names": ["ok", " "]}, headers=bearer(a)), 400, "line 2")
     r = api.http.post(path, content=b"\xff\xfe", headers=csv_headers)
@@ -189,3 +197,21 @@ async def test_a_bad_line_creates_nothing_and_is_named(api: Api, database_url: s
     assert_error(api.http.post(path, json={"names": ["x"]}, headers=bearer(b)), 403, "not your club")
     assert await count(database_url, PLAYERS) == players
     assert await count(database_url, MEMBERS) == members
+
+
+async def test_bad_club_bodies_change_nothing(api: Api, database_url: str) -> None:
+    _, a = new_organiser(api, "a")
+    club = new_club(api, a)
+    clubs = await count(database_url, "SELECT count(*) FROM clubs")
+    json_headers = {**bearer(a), "content-type": "application/json"}
+    for body in (b"{", b"[]", b'{"name": ""}', b'{"name": 3}', b'{"name": "x", "private": true}', b'{"name": " "}'):
+        assert_error(api.http.post("/api/clubs", content=body, headers=json_headers), 400)
+    _, member = await account(api, database_url)
+    path = f"/api/clubs/{club['id']}/members"
+    for body in (b"{", b"{}", b'{"invite": ""}', b'{"invite": "x", "as": "organiser"}'):
+        assert_error(
+            api.http.post(path, content=body, headers={**bearer(member), "content-type": "application/json"}), 400
+        )
+    assert await count(database_url, "SELECT count(*) FROM clubs") == clubs
+    assert await count(database_url, f"{MEMBERS} WHERE club_id = $1", club["id"]) == 0
+    assert_error(api.http.post("/api/clubs/999999999/members", json={"invite": "x"}, headers=bearer(member)), 404)

@@ -38,7 +38,7 @@ PLAYER_ROUTES = {
     ("get", "/api/me/entries"),
     ("post", "/api/clubs/{club_id}/members"),
 }
-ORGANISER = [{"admin": []}, {"organiser": []}]
+ORGANISER: list[dict[str, list[str]]] = [{"admin": []}, {"organiser": []}]
 # Either: a club's organisers and members; its organisers (a token optional once finished).
 MIXED_ROUTES = {
     ("get", "/api/clubs/{club_id}/members"): [*ORGANISER, {"player": []}],
