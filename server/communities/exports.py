@@ -14,11 +14,11 @@ from spidertour.engine import EngineError, Settings
 
 from ..core import core_of
 from ..lib.http import json_error, valid_id
-from ..operations.openapi import ORGANISER, PLAYER, errors
+from ..operations.openapi import ORGANISER, errors
 from ..storage.sql import RANK_ORDER
 from . import store
 from .clubs import managed_club
-from .identity import viewer_of
+from .identity import organiser_guard, viewer_of
 
 STANDINGS = (
     "rank",
@@ -105,14 +105,13 @@ async def standings_csv(request: Request[Any, Any, Any], tournament_id: int) -> 
 @get(
     "/api/clubs/{club_id:int}/results.csv",
     media_type="text/csv",
-    security=[*ORGANISER, *PLAYER],
+    guards=[organiser_guard],
+    security=ORGANISER,
     exception_handlers={HTTPException: json_error},
     responses=errors(401, 403, 404),
 )
 async def club_results(request: Request[Any, Any, Any], club_id: int) -> Response[str]:
     """A club's organiser: every member with its results in the club's tournaments (rank once finished)."""
-    if "authorization" not in request.headers:
-        raise HTTPException(status_code=401, detail="send a club organiser's token as 'Authorization: Bearer <token>'")
     await managed_club(request, club_id)
     rows = await store.club_results(core_of(request).db, club_id)
     lines = []

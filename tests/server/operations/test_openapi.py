@@ -32,6 +32,7 @@ ORGANISER_ROUTES = {
     ("post", "/api/clubs/{club_id}/invite"),
     ("post", "/api/clubs/{club_id}/roster"),
     ("post", "/api/clubs/{club_id}/members/{player_id}/code"),
+    ("get", "/api/clubs/{club_id}/results.csv"),
 }
 PLAYER_ROUTES = {
     ("post", "/api/tournaments/{tournament_id}/entries"),
@@ -40,9 +41,8 @@ PLAYER_ROUTES = {
 }
 ORGANISER: list[dict[str, list[str]]] = [{"admin": []}, {"organiser": []}]
 # Either: a club's organisers and members; its organisers (a token optional once finished).
-MIXED_ROUTES = {
+MIXED_ROUTES: dict[tuple[str, str], list[dict[str, list[str]]]] = {
     ("get", "/api/clubs/{club_id}/members"): [*ORGANISER, {"player": []}],
-    ("get", "/api/clubs/{club_id}/results.csv"): [*ORGANISER, {"player": []}],
     ("get", "/api/tournaments/{tournament_id}/standings.csv"): [*ORGANISER, {}],
 }
 
