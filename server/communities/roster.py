@@ -58,9 +58,9 @@ def parse_csv(body: bytes) -> list[tuple[str, str | None]]:
             raise HTTPException(status_code=400, detail=f"a roster has at most {m.MAX_ROSTER} lines")
         if not row or all(not cell.strip() for cell in row):
             raise _bad(n, "the line is blank")
-        if len(row) != len(header):
+        if len(row) > len(header):
             raise _bad(n, f"{len(row)} fields where the header has {len(header)}")
-        cells = dict(zip(header, row, strict=True))
+        cells = dict(zip(header, [*row, *[""] * (len(header) - len(row))], strict=True))  # a missing handle: none
         handle = cells.get("handle", "").strip()
         people.append((cells["name"], handle or None))
     return people
