@@ -12,8 +12,8 @@ from litestar.datastructures import CacheControlHeader
 from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
+from .communities import clubs, exports, organisers, roster
 from .config import Config
-from .fairplay import routes as fairplay
 from .lib.http import JsonRequest
 from .lifespan import lifespan
 from .operations.errors import EXCEPTION_HANDLERS
@@ -36,9 +36,12 @@ ROUTES: list[ControllerRouterHandler] = [
     *players.ROUTES,  # register
     *entries.ROUTES,  # join, my entries
     *watch.ROUTES,  # leaderboard pages, around me, rebuild
-    *organiser_routes.ROUTES,  # edit, close, cancel, entries, disqualify
+    *organiser_routes.ROUTES,  # edit, close, cancel, entries, disqualify, integrity
     *schedules.ROUTES,  # recurring tournaments
-    *fairplay.ROUTES,  # the integrity report
+    *organisers.ROUTES,  # the owner's organisers
+    *clubs.ROUTES,  # clubs, their organisers, members and invite code
+    *roster.ROUTES,  # a club's member accounts from a list
+    *exports.ROUTES,  # standings and club results as CSV
     play_socket,  # /ws/play/{entry_id}
     watch_socket,  # /ws/watch/{tournament_id}
     health,

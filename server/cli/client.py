@@ -40,7 +40,7 @@ def server_url() -> str:
 def add_server_options(parser: argparse.ArgumentParser, admin: bool = True) -> None:
     parser.add_argument("--server", help=URL_HELP)
     if admin:
-        parser.add_argument("--admin-token", help="default $ADMIN_TOKEN")
+        parser.add_argument("--admin-token", help="default $ADMIN_TOKEN (an organiser may give its own token)")
 
 
 def base_url(args: argparse.Namespace) -> str:
@@ -49,9 +49,17 @@ def base_url(args: argparse.Namespace) -> str:
 
 
 def admin_call(
-    args: argparse.Namespace, method: str, path: str, body: Any = None, timeout: float = 30, expected: int | None = None
+    args: argparse.Namespace,
+    method: str,
+    path: str,
+    body: Any = None,
+    timeout: float = 30,
+    expected: int | None = None,
+    content_type: str = "application/json",
+    accept: str | None = None,
 ) -> tuple[int, Any]:
-    """One admin request: (exit status, JSON answer or None). Errors are printed."""
+    """One request with the admin token (or an organiser's): (exit status, JSON answer or None;
+    the text itself when ``accept`` asks for anything but JSON). Errors are printed."""
     import httpx
 
     try:
@@ -66,8 +74,10 @@ def admin_call(
     headers = {"authorization": f"Bearer {token}"}
     content = None
     if body is not None:
-        headers["content-type"] = "application/json"
+        headers["content-type"] = content_type
         content = body if isinstance(body, bytes) else json.dumps(body).encode()
+    if accept is not None:
+        headers["accept"] = accept
     try:
         r = httpx.request(method, f"{url}{path}", headers=headers, timeout=timeout, content=content)
     except httpx.HTTPError as err:
@@ -80,6 +90,8 @@ def admin_call(
             detail = r.text
         print(f"error {r.status_code}: {detail}", file=sys.stderr)
         return 1, None
+    if accept is not None and accept != "application/json":
+        return 0, r.text
     try:
         return 0, r.json()
     except ValueError:  # not the server (a proxy's page, say): nothing to show

@@ -14,6 +14,20 @@ from typing import Any
 
 import msgspec
 
+from ..communities.messages import (
+    Club,
+    ClubCreate,
+    ClubJoin,
+    ClubOrganiserAdd,
+    Invite,
+    Member,
+    MemberCode,
+    Organiser,
+    OrganiserCreate,
+    OrganiserCreated,
+    Roster,
+    RosterNames,
+)
 from ..fairplay.messages import IntegrityReport
 from ..operations.errors import ErrorBody
 from ..operations.health import Health
@@ -23,6 +37,7 @@ from ..tournaments.messages import (
     Disqualified,
     Disqualify,
     Entry,
+    JoinBody,
     OrganiserEntry,
     Schedule,
     ScheduleCreate,
@@ -50,7 +65,20 @@ def json_schema() -> dict[str, Any]:
             PlayerCreate,
             PlayerCreated,
             Entry,
+            JoinBody,
             Standing,
+            OrganiserCreate,
+            OrganiserCreated,
+            Organiser,
+            ClubCreate,
+            Club,
+            ClubOrganiserAdd,
+            Member,
+            Invite,
+            ClubJoin,
+            RosterNames,
+            Roster,
+            MemberCode,
             Health,
             ErrorBody,
             IntegrityReport,

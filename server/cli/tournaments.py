@@ -41,6 +41,9 @@ def run_tournament_create(args: argparse.Namespace) -> int:
         "certified": args.certified or None,
         "certify_seconds": args.certify_seconds,
         "start": args.start,
+        "club": args.club,
+        "entry_code": args.entry_code,
+        "listed": args.listed,
     }
     try:
         data = msgspec.convert({k: v for k, v in body.items() if v is not None}, TournamentCreate)
@@ -227,6 +230,9 @@ def add_commands(sub: Any) -> None:
         "--certified", action="store_true", help="a deal the server's solver wins (it draws seeds until one is won)"
     )
     create.add_argument("--certify-seconds", type=float, help="solver CPU seconds a deal tried")
+    create.add_argument("--club", type=an_id, help="only this club's members may join (a club you organise)")
+    create.add_argument("--entry-code", help="joining takes this code (4-64 characters)")
+    create.add_argument("--listed", type=on_off, help="in the public list (default: on unless --club or --entry-code)")
     add_server_options(create)
     create.set_defaults(run=run_tournament_create)
 

@@ -24,15 +24,17 @@ SWAGGER_DIR = Path(swagger_ui.__file__).resolve().parent / "static"
 ASSETS = "/schema/assets"
 
 ADMIN: list[dict[str, list[str]]] = [{"admin": []}]
+ORGANISER: list[dict[str, list[str]]] = [{"admin": []}, {"organiser": []}]
 PLAYER: list[dict[str, list[str]]] = [{"player": []}]
 
 ERRORS = {
     400: "The request is malformed or breaks a rule: `detail` (and `extra`) say which",
     401: "No token, or a token the server does not know",
-    403: "The admin token is needed, or the action is not allowed now",
-    404: "No such tournament, entry or schedule",
+    403: "The admin or an organiser's token is needed, it is not the caller's to manage, or not allowed now",
+    404: "No such tournament, entry, schedule, club, member or organiser",
     409: "The action conflicts with the state: the tournament or entry is past that point",
-    415: "The body is not sent as `Content-Type: application/json`",
+    413: "The body is larger than the route takes",
+    415: "The body is not sent as `Content-Type: application/json` (or `text/csv` where a route takes it)",
     422: "A certified deal was asked for and the solver won none of the deals it tried",
     429: "Too many registrations or joins from this client address, or failed sign-ins: wait `Retry-After` seconds",
     503: "Redis or PostgreSQL is out of reach for the moment: try again",
@@ -108,6 +110,9 @@ OPENAPI_CONFIG = OpenAPIConfig(
         security_schemes={
             "admin": SecurityScheme(
                 type="http", scheme="bearer", description="The admin token (ADMIN_TOKEN, or printed at start)"
+            ),
+            "organiser": SecurityScheme(
+                type="http", scheme="bearer", description="An organiser's token, returned once by POST /api/organisers"
             ),
             "player": SecurityScheme(
                 type="http", scheme="bearer", description="A player's token, returned once by POST /api/players"

@@ -3,9 +3,10 @@
 - Every HTTP response gets a Content-Security-Policy (scripts, styles, images and connections
   from this server only; never framed), ``X-Frame-Options: DENY`` and
   ``X-Content-Type-Options: nosniff``.
-- A request body must be JSON sent as ``application/json``. A browser sends a cross-site form or
-  a ``text/plain`` body without asking first; a JSON content type needs its permission, which
-  this server never gives. So a body of any other type is refused with 415 before it is read.
+- A request body must be JSON sent as ``application/json`` (a route may take ``text/csv`` too). A
+  browser sends a cross-site form or a ``text/plain`` body without asking first; a JSON or CSV
+  content type needs its permission, which this server never gives. So a body of any other type
+  is refused with 415 before it is read.
 - A path names what exists only in plain words: a segment that Python's ``int`` reads but that is
   not plain ASCII digits (``+1``, `` 1``, ``1_0``, Arabic-Indic digits) names no id, and a segment
   longer than a file name may be names no file; both are 404, and a path past ``MAX_PATH`` bytes
@@ -67,19 +68,20 @@ def security_headers(app: ASGIApp) -> ASGIApp:
     return middleware
 
 
-def json_bodies_only(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
-    """Guard: a body sent with a method that has one must be ``application/json`` (else 415)."""
+def json_bodies_only(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """Guard: a body sent with a method that has one must be ``application/json`` (else 415), or
+    one of the route's own ``body_types`` (``opt``; ``text/csv`` needs a browser's permission too)."""
     if connection.scope["type"] != ScopeType.HTTP or connection.scope.get("method") not in BODY_METHODS:
         return
     headers = connection.headers
     media_type = headers.get("content-type", "").partition(";")[0].strip().lower()
     has_body = headers.get("content-length", "0").strip() not in ("", "0") or "transfer-encoding" in headers
-    if media_type == "application/json" or (not media_type and not has_body):
+    allowed = handler.opt.get("body_types", ("application/json",))
+    if media_type in allowed or (not media_type and not has_body):
         return
-    raise HTTPException(
-        status_code=415,
-        detail=f"send the body as JSON with 'Content-Type: application/json' (got {media_type or 'no type'!r})",
-    )
+    types = " or ".join(f"'Content-Type: {t}'" for t in allowed)
+    got = media_type or "no type"
+    raise HTTPException(status_code=415, detail=f"send the body as JSON with {types} (got {got!r})")
 
 
 def _lenient_int(segment: str) -> bool:

@@ -13,6 +13,7 @@ from litestar.exceptions import HTTPException
 
 from spidertour.engine import EngineError, Settings
 
+from ..communities.identity import Viewer
 from ..config import Config
 from ..fairplay.commitment import commitment, new_salt, new_seed
 from ..lib.http import printable
@@ -24,8 +25,10 @@ from .pars import NoWinnableDeal, SolverPool, certify
 MAX_DAYS = 366
 
 
-def tournament_out(row: asyncpg.Record) -> p.Tournament:
+def tournament_out(row: asyncpg.Record, viewer: Viewer | None = None) -> p.Tournament:
+    """The tournament as ``viewer`` sees it: the entry code only for its organisers and the owner."""
     finished = row["status"] in ("finished", "cancelled")
+    manages = viewer is not None and viewer.manages(row["organiser_id"], row["club_id"])
     return p.Tournament(
         id=row["id"],
         name=row["name"],
@@ -43,6 +46,13 @@ def tournament_out(row: asyncpg.Record) -> p.Tournament:
         par=msgspec.convert(row["par"], p.Par) if finished and row["par"] is not None else None,
         cancelled_at=row["cancelled_at"],
         schedule_id=row["schedule_id"],
+        organiser=None
+        if row["organiser_id"] is None
+        else p.OrganiserRef(id=row["organiser_id"], name=row["organiser_name"]),
+        club=None if row["club_id"] is None else p.ClubRef(id=row["club_id"], name=row["club_name"]),
+        listed=row["listed"],
+        entry_code_needed=row["entry_code"] is not None,
+        entry_code=row["entry_code"] if manages else None,
     )
 
 
@@ -115,6 +125,7 @@ def checked(data: p.TournamentCreate) -> tuple[dict[str, Any], str, datetime, da
     """What creating this tournament checks before its deal: settings, name, seed and times (400)."""
     settings = settings_from(data.settings)
     name = tournament_name(data.name)
+    access_of(data, None)
     if data.seed is not None and "\x00" in data.seed:
         raise HTTPException(status_code=400, detail="the seed may not contain a NUL character")
     if data.start == "together":
@@ -136,8 +147,12 @@ async def create_tournament(
     config: Config,
     data: p.TournamentCreate,
     schedule: tuple[int, datetime] | None = None,
+    organiser_id: int | None = None,
 ) -> p.Tournament | None:
-    """Shared by the HTTP route and the schedules. None: the schedule's occurrence already has its tournament."""
+    """Shared by the HTTP route and the schedules. None: the schedule's occurrence already has its tournament.
+
+    ``organiser_id``: who runs it (None: the owner); the caller has checked it may use ``data.club``.
+    """
     settings, name, opens_at, closes_at = checked(data)
     par = None
     if data.certified:
@@ -164,9 +179,20 @@ async def create_tournament(
         par,
         schedule,
         data.start,
+        access_of(data, organiser_id),
     )
     if tid is None:
         return None
     row = await store.tournament(db, tid)
     assert row is not None
-    return tournament_out(row)
+    return tournament_out(row, Viewer(owner=True))
+
+
+def access_of(data: p.TournamentCreate | p.ScheduleCreate, organiser_id: int | None) -> store.Access:
+    """Who runs it and who may join: unlisted by default when it is a club's or takes a code."""
+    if data.entry_code is not None and (
+        not data.entry_code.isprintable() or data.entry_code != data.entry_code.strip()
+    ):
+        raise HTTPException(status_code=400, detail="the entry code must be printable, without spaces at its ends")
+    listed = data.listed if data.listed is not None else (data.club is None and data.entry_code is None)
+    return store.Access(organiser_id, data.club, data.entry_code, listed)

@@ -6,10 +6,13 @@ from typing import Any
 
 import asyncpg
 from litestar import Request, get, post
-from litestar.exceptions import HTTPException
+from litestar.exceptions import HTTPException, PermissionDeniedException
 
+from ..communities.store import is_member
 from ..core import core_of
 from ..fairplay.limits import limit_guard, limiter_of
+from ..lib.http import strict_body
+from ..lib.tokens import same_secret
 from ..operations.openapi import PLAYER, errors
 from ..players.auth import require_player
 from ..watch.boards import boards_of
@@ -34,19 +37,47 @@ def _entries_closed(tour: asyncpg.Record) -> str | None:
     return None
 
 
+async def _entry_code(request: Request[Any, Any, Any]) -> str | None:
+    """The join body's entry code: the body is optional (none, or ``{"entry_code": ...}``)."""
+    if not await request.body():
+        return None
+    return (await strict_body(request, p.JoinBody)).entry_code
+
+
+async def check_access(request: Request[Any, Any, Any], tour: asyncpg.Record, player_id: int, code: str | None) -> None:
+    """403 saying what is missing: the club's membership, the entry code, or the right one. A
+    wrong code costs a second join from the address's allowance, so codes are not guessed."""
+    missing = []
+    if tour["club_id"] is not None and not await is_member(core_of(request).db, tour["club_id"], player_id):
+        missing.append(f"club members only: join the club {tour['club_name']!r} (id {tour['club_id']}) first")
+    if tour["entry_code"] is not None:
+        if code is None:
+            missing.append('entry code needed: send {"entry_code": "..."}')
+        elif not same_secret(code, tour["entry_code"]):
+            limiter = limiter_of(request)
+            await limiter.take(core_of(request).config.limits["join"], limiter.bucket_hash(request))
+            missing.append("wrong entry code")
+    if missing:
+        raise PermissionDeniedException("; ".join(missing))
+
+
 @post(
     "/api/tournaments/{tournament_id:int}/entries",
     status_code=201,
     security=PLAYER,
     guards=[limit_guard("join")],
-    responses=errors(401, 404, 409, 429),
+    responses=errors(400, 401, 403, 404, 409, 415, 429),
 )
 async def join(request: Request[Any, Any, Any], tournament_id: int) -> p.Entry:
     """Player: join a tournament (one entry per player): while it is open, or until its opening
-    time when it starts together. Limited per client address (429 with Retry-After)."""
+    time when it starts together. A club's tournament takes its members only; one with an entry
+    code takes the body ``{"entry_code": "..."}`` (403 saying what is missing). Limited per client
+    address (429 with Retry-After); a wrong code counts twice."""
     db = core_of(request).db
     player = await require_player(request)
+    code = await _entry_code(request)
     tour = await find_tournament(db, tournament_id)
+    await check_access(request, tour, player["id"], code)
     closed = _entries_closed(tour)
     if closed:
         raise HTTPException(status_code=409, detail=closed)

@@ -11,6 +11,11 @@ from typing import Annotated, Any, Literal
 
 from msgspec import Meta, Struct, field
 
+from ..communities.messages import ClubRef as ClubRef
+from ..communities.messages import OrganiserRef as OrganiserRef
+
+EntryCode = Annotated[str, Meta(min_length=4, max_length=64)]
+
 
 class GameSettings(Struct, forbid_unknown_fields=True):
     """A tournament's game settings (docs/rules.md). Left out: the defaults of docs/rules.md."""
@@ -45,6 +50,12 @@ class TournamentCreate(Struct, forbid_unknown_fields=True):
     certified: bool = False
     certify_seconds: Annotated[float, Meta(gt=0, le=120)] | None = None
     start: Literal["own", "together"] = "own"
+    # Who may join: a club's members only (a club its creator organises), holders of the entry
+    # code, or both. Unlisted tournaments are left out of the public list; by default a club or
+    # code tournament is unlisted, an open one listed.
+    club: Annotated[int, Meta(ge=1)] | None = None
+    entry_code: EntryCode | None = None
+    listed: bool | None = None
 
 
 class Par(Struct):
@@ -113,6 +124,13 @@ class ScheduleCreate(Struct, forbid_unknown_fields=True):
     open_minutes: Annotated[int, Meta(ge=1, le=525_600)] = 60
     ahead_minutes: Annotated[int, Meta(ge=0, le=525_600)] = 60
     settings: GameSettings = field(default_factory=GameSettings)
+    # Every setting a tournament takes, for each tournament the schedule creates.
+    start: Literal["own", "together"] = "own"
+    certified: bool = False
+    certify_seconds: Annotated[float, Meta(gt=0, le=120)] | None = None
+    club: Annotated[int, Meta(ge=1)] | None = None
+    entry_code: EntryCode | None = None
+    listed: bool | None = None
 
 
 class Schedule(Struct):
@@ -126,6 +144,13 @@ class Schedule(Struct):
     active: bool
     next_opens_at: datetime | None  # the next occurrence still to open (None once stopped)
     tournaments: list[int]  # the latest tournaments it created, newest first
+    start: Literal["own", "together"] = "own"
+    certified: bool = False
+    certify_seconds: float | None = None
+    organiser: OrganiserRef | None = None
+    club: ClubRef | None = None
+    listed: bool = True
+    entry_code: str | None = None  # shown to its organisers
 
 
 class Tournament(Struct):
@@ -145,6 +170,17 @@ class Tournament(Struct):
     par: Par | None = None  # only once finished and worked out
     cancelled_at: datetime | None = None
     schedule_id: int | None = None  # the schedule that created it
+    organiser: OrganiserRef | None = None  # who runs it; null: the owner
+    club: ClubRef | None = None  # only the club's members may join
+    listed: bool = True  # false: left out of the public list, readable by id
+    entry_code_needed: bool = False  # joining takes {"entry_code": ...}
+    entry_code: str | None = None  # shown to its organisers (and the owner) only
+
+
+class JoinBody(Struct, forbid_unknown_fields=True):
+    """Player: joining a tournament that takes an entry code (no body needed otherwise)."""
+
+    entry_code: Annotated[str, Meta(max_length=64)] | None = None
 
 
 class Entry(Struct):

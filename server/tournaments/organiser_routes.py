@@ -1,7 +1,10 @@
-"""The organiser's HTTP routes (admin token): edit, close, cancel, entries, disqualify."""
+"""The organiser's HTTP routes (an organiser's token for what it runs, or the admin token): edit,
+close, cancel, entries, disqualify, the integrity report."""
 
 from __future__ import annotations
 
+import asyncio
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import asyncpg
@@ -9,10 +12,14 @@ from litestar import Request, get, patch, post
 from litestar.exceptions import HTTPException, NotFoundException
 from litestar.params import Parameter
 
+from ..communities.identity import OWNER, organiser_guard, require_manage, viewer_of
 from ..core import core_of
+from ..fairplay import store as fairplay_store
 from ..fairplay.commitment import commitment, new_salt
-from ..lib.http import admin_guard, printable, strict_body, valid_id
-from ..operations.openapi import ADMIN, errors
+from ..fairplay.integrity import report
+from ..fairplay.messages import IntegrityReport
+from ..lib.http import printable, strict_body, valid_id
+from ..operations.openapi import ORGANISER, errors
 from ..play.runtime import play_of
 from ..watch.boards import boards_of
 from . import messages as p
@@ -24,21 +31,28 @@ from .routes import find_tournament
 
 async def _current(db: asyncpg.Pool, tournament_id: int) -> p.Tournament:
     """The tournament as it is now, after an organiser's change."""
-    return tournament_out(await find_tournament(db, tournament_id))
+    return tournament_out(await find_tournament(db, tournament_id), OWNER)
+
+
+async def managed(request: Request[Any, Any, Any], tournament_id: int) -> asyncpg.Record:
+    """The tournament (404), if the caller runs it or organises its club (else 403 ``not your tournament``)."""
+    row = await find_tournament(core_of(request).db, tournament_id)
+    require_manage(await viewer_of(request), row)
+    return row
 
 
 @patch(
     "/api/tournaments/{tournament_id:int}",
-    guards=[admin_guard],
-    security=ADMIN,
+    guards=[organiser_guard],
+    security=ORGANISER,
     responses=errors(400, 401, 403, 404, 409, 415, 422),
 )
 async def edit_tournament(request: Request[Any, Any, Any], tournament_id: int, data: p.TournamentEdit) -> p.Tournament:
     """Organiser: change a tournament's name, times, settings or seed before it opens.
     Changing the settings or the seed publishes a new commitment."""
     core = core_of(request)
+    row = await managed(request, tournament_id)
     data = await strict_body(request, p.TournamentEdit)
-    row = await find_tournament(core.db, tournament_id)
     if row["status"] != "scheduled":
         raise HTTPException(status_code=409, detail=f"the tournament is {row['status']}: only a scheduled one changes")
     settings = settings_from(data.settings) if data.settings is not None else row["settings"]
@@ -77,14 +91,14 @@ async def edit_tournament(request: Request[Any, Any, Any], tournament_id: int, d
 @post(
     "/api/tournaments/{tournament_id:int}/close",
     status_code=200,
-    guards=[admin_guard],
-    security=ADMIN,
+    guards=[organiser_guard],
+    security=ORGANISER,
     responses=errors(401, 403, 404, 409),
 )
 async def close_entries(request: Request[Any, Any, Any], tournament_id: int) -> p.Tournament:
     """Organiser: close an open tournament now. No new entry or start; games already running go on."""
     db = core_of(request).db
-    row = await find_tournament(db, tournament_id)
+    row = await managed(request, tournament_id)
     if not await store.close_entries(db, tournament_id):
         raise HTTPException(status_code=409, detail=f"the tournament is {row['status']}: only an open one closes")
     boards_of(request).status_changed(tournament_id, "closing")
@@ -94,14 +108,14 @@ async def close_entries(request: Request[Any, Any, Any], tournament_id: int) -> 
 @post(
     "/api/tournaments/{tournament_id:int}/cancel",
     status_code=200,
-    guards=[admin_guard],
-    security=ADMIN,
+    guards=[organiser_guard],
+    security=ORGANISER,
     responses=errors(401, 403, 404, 409),
 )
 async def cancel_tournament(request: Request[Any, Any, Any], tournament_id: int) -> p.Tournament:
     """Organiser: cancel. Every game ends now, nothing is ranked, the seed and replays are published."""
     db = core_of(request).db
-    row = await find_tournament(db, tournament_id)
+    row = await managed(request, tournament_id)
     if not await organiser.cancel(db, play_of(request), boards_of(request), tournament_id):
         raise HTTPException(status_code=409, detail=f"the tournament is {row['status']}: it cannot be cancelled")
     return await _current(db, tournament_id)
@@ -109,8 +123,8 @@ async def cancel_tournament(request: Request[Any, Any, Any], tournament_id: int)
 
 @get(
     "/api/tournaments/{tournament_id:int}/entries",
-    guards=[admin_guard],
-    security=ADMIN,
+    guards=[organiser_guard],
+    security=ORGANISER,
     responses=errors(400, 401, 403, 404),
 )
 async def list_entries(
@@ -121,7 +135,7 @@ async def list_entries(
 ) -> list[p.OrganiserEntry]:
     """Organiser: the entries in the order they joined, with moves, score, time left and disqualification."""
     db = core_of(request).db
-    await find_tournament(db, tournament_id)
+    await managed(request, tournament_id)
     rows = await store.organiser_entries(db, tournament_id, offset, limit)
     return [p.OrganiserEntry(**dict(r)) for r in rows]
 
@@ -129,8 +143,8 @@ async def list_entries(
 @post(
     "/api/tournaments/{tournament_id:int}/entries/{entry_id:int}/disqualify",
     status_code=200,
-    guards=[admin_guard],
-    security=ADMIN,
+    guards=[organiser_guard],
+    security=ORGANISER,
     responses=errors(400, 401, 403, 404, 409, 415),
 )
 async def disqualify(
@@ -139,9 +153,9 @@ async def disqualify(
     """Organiser: take an entry out of the ranking (live and final) with a reason everyone sees.
     A game still running ends now; its replay stays published."""
     db = core_of(request).db
+    await managed(request, tournament_id)
     data = await strict_body(request, p.Disqualify)
     reason = printable(data.reason, "the reason")
-    await find_tournament(db, tournament_id)
     outcome = "missing"
     if valid_id(entry_id):
         outcome = await organiser.disqualify(db, play_of(request), boards_of(request), tournament_id, entry_id, reason)
@@ -162,4 +176,21 @@ async def disqualified(request: Request[Any, Any, Any], tournament_id: int) -> l
     return [p.Disqualified(**dict(r)) for r in await store.disqualified(db, tournament_id)]
 
 
-ROUTES = [edit_tournament, close_entries, cancel_tournament, list_entries, disqualify, disqualified]
+@get(
+    "/api/tournaments/{tournament_id:int}/integrity",
+    guards=[organiser_guard],
+    security=ORGANISER,
+    responses=errors(401, 403, 404),
+)
+async def integrity(request: Request[Any, Any, Any], tournament_id: int) -> IntegrityReport:
+    """Organiser: shared client addresses, undo peeks and scouting entries, each with its
+    evidence. Nothing is done about them: the organiser decides."""
+    db = core_of(request).db
+    await managed(request, tournament_id)
+    tour = await fairplay_store.tournament(db, tournament_id)
+    rows = await fairplay_store.integrity_rows(db, tournament_id)
+    # Replaying every game is CPU work: off the event loop, so play goes on meanwhile.
+    return await asyncio.to_thread(report, tour, rows, datetime.now(UTC))
+
+
+ROUTES = [edit_tournament, close_entries, cancel_tournament, list_entries, disqualify, disqualified, integrity]

@@ -14,9 +14,10 @@ from litestar.params import Parameter
 from spidertour.engine import Settings
 from spidertour.engine.solver import cut_at_time_limit
 
+from ..communities.identity import organiser_guard, require_club_use, viewer_of
 from ..core import core_of
-from ..lib.http import admin_guard, json_error, strict_body, valid_id
-from ..operations.openapi import ADMIN, errors
+from ..lib.http import json_error, strict_body, valid_id
+from ..operations.openapi import ORGANISER, errors
 from ..watch.store import standings as standing_rows
 from . import messages as p
 from . import store
@@ -36,13 +37,21 @@ async def find_tournament(db: asyncpg.Pool, tournament_id: int) -> asyncpg.Recor
 
 
 @post(
-    "/api/tournaments", status_code=201, guards=[admin_guard], security=ADMIN, responses=errors(400, 401, 403, 415, 422)
+    "/api/tournaments",
+    status_code=201,
+    guards=[organiser_guard],
+    security=ORGANISER,
+    responses=errors(400, 401, 403, 415, 422),
 )
 async def post_tournament(request: Request[Any, Any, Any], data: p.TournamentCreate) -> p.Tournament:
-    """Organiser: create a tournament (admin token). The response shows the commitment, never the seed."""
+    """Organiser (its token, or the admin token): create a tournament, run by the caller. With
+    ``club`` (one the caller organises) only its members may join; with ``entry_code`` the join
+    takes the code. The response shows the commitment, never the seed."""
     core = core_of(request)
     body = await strict_body(request, p.TournamentCreate)
-    created = await create_tournament(core.db, pars_of(request).solver, core.config, body)
+    viewer = await viewer_of(request)
+    await require_club_use(core.db, viewer, body.club)
+    created = await create_tournament(core.db, pars_of(request).solver, core.config, body, None, viewer.organiser_id)
     assert created is not None
     return created
 
@@ -55,14 +64,20 @@ async def list_tournaments(
     limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
 ) -> list[p.Tournament]:
     """Tournaments, newest first, a page at a time (?offset=0&limit=100);
-    ?status=scheduled|open|closing|finished|cancelled to filter."""
-    rows = await store.tournaments(core_of(request).db, status, limit, offset)
-    return [tournament_out(r) for r in rows]
+    ?status=scheduled|open|closing|finished|cancelled to filter. Unlisted ones only for their
+    organisers and their club's members (by the bearer token sent, if any)."""
+    viewer = await viewer_of(request)
+    seen = (viewer.owner, viewer.organiser_id, viewer.clubs)
+    rows = await store.tournaments(core_of(request).db, status, limit, offset, seen)
+    return [tournament_out(r, viewer) for r in rows]
 
 
 @get("/api/tournaments/{tournament_id:int}", responses=errors(404))
 async def get_tournament(request: Request[Any, Any, Any], tournament_id: int) -> p.Tournament:
-    return tournament_out(await find_tournament(core_of(request).db, tournament_id))
+    """Anyone, listed or not: a link to an unlisted tournament can be shared. Its entry code only
+    for its organisers."""
+    row = await find_tournament(core_of(request).db, tournament_id)
+    return tournament_out(row, await viewer_of(request))
 
 
 @get("/api/tournaments/{tournament_id:int}/standings", responses=errors(400, 404))

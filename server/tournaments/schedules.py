@@ -14,12 +14,13 @@ import msgspec
 from litestar import Request, delete, get, post
 from litestar.exceptions import HTTPException, NotFoundException
 
+from ..communities.identity import organiser_guard, require_club_use, require_manage, viewer_of
 from ..config import Config
 from ..core import core_of
-from ..lib.http import admin_guard, strict_body, valid_id
-from ..operations.openapi import ADMIN, errors
+from ..lib.http import strict_body, valid_id
+from ..operations.openapi import ORGANISER, errors
 from . import messages as p
-from . import store
+from . import schedule_store as store
 from .creation import checked, create_tournament, settings_from, tournament_name
 from .pars import SolverPool, pars_of
 
@@ -52,16 +53,13 @@ def next_occurrence(first: datetime, every: int, now: datetime) -> datetime:
 
 
 def tournament_body(schedule: Any, at: datetime) -> p.TournamentCreate:
+    """The tournament of one occurrence: the template's settings, its name with the time. One that
+    starts together closes one time limit after it opens (its open_minutes play no part)."""
     template = dict(schedule["template"])
-    return msgspec.convert(
-        {
-            **template,
-            "name": f"{schedule['name']} {at:%Y-%m-%d %H:%M}",
-            "opens_at": at.isoformat(),
-            "closes_at": (at + timedelta(minutes=schedule["open_minutes"])).isoformat(),
-        },
-        p.TournamentCreate,
-    )
+    times = {"opens_at": at.isoformat()}
+    if template.get("start") != "together":
+        times["closes_at"] = (at + timedelta(minutes=schedule["open_minutes"])).isoformat()
+    return msgspec.convert({**template, "name": f"{schedule['name']} {at:%Y-%m-%d %H:%M}", **times}, p.TournamentCreate)
 
 
 _REPORTED: set[tuple[int, datetime]] = set()  # occurrences this process has said it cannot create
@@ -94,7 +92,9 @@ async def create_scheduled(
                 continue
             try:
                 body = tournament_body(schedule, at)
-                created = await create_tournament(db, solver, config, body, (schedule["id"], at))
+                created = await create_tournament(
+                    db, solver, config, body, (schedule["id"], at), schedule["organiser_id"]
+                )
             except (HTTPException, msgspec.ValidationError) as err:
                 if (schedule["id"], at) not in _REPORTED and len(_REPORTED) < 10_000:
                     _REPORTED.add((schedule["id"], at))
@@ -127,6 +127,7 @@ def check_template(name: str, template: dict[str, Any], open_minutes: int, ahead
 
 async def schedule_out(db: asyncpg.Pool, row: Any) -> p.Schedule:
     recent = await store.scheduled_tournaments(db, row["id"])
+    template = row["template"]
     return p.Schedule(
         id=row["id"],
         name=row["name"],
@@ -140,15 +141,48 @@ async def schedule_out(db: asyncpg.Pool, row: Any) -> p.Schedule:
         if row["active"]
         else None,
         tournaments=[r["id"] for r in recent],
+        start=template.get("start", "own"),
+        certified=template.get("certified", False),
+        certify_seconds=template.get("certify_seconds"),
+        organiser=None
+        if row["organiser_id"] is None
+        else p.OrganiserRef(id=row["organiser_id"], name=row["organiser_name"]),
+        club=None if row["club_id"] is None else p.ClubRef(id=row["club_id"], name=row["club_name"]),
+        listed=template.get("listed", True),
+        entry_code=template.get("entry_code"),
     )
 
 
-@post("/api/schedules", status_code=201, guards=[admin_guard], security=ADMIN, responses=errors(400, 401, 403, 415))
+def template_of(data: p.ScheduleCreate) -> dict[str, Any]:
+    """Every setting its tournaments take, as TournamentCreate reads them."""
+    template: dict[str, Any] = {"settings": msgspec.to_builtins(data.settings), "start": data.start}
+    if data.certified:
+        template["certified"] = True
+    if data.certify_seconds is not None:
+        template["certify_seconds"] = data.certify_seconds
+    if data.club is not None:
+        template["club"] = data.club
+    if data.entry_code is not None:
+        template["entry_code"] = data.entry_code
+    template["listed"] = data.listed if data.listed is not None else (data.club is None and data.entry_code is None)
+    return template
+
+
+@post(
+    "/api/schedules",
+    status_code=201,
+    guards=[organiser_guard],
+    security=ORGANISER,
+    responses=errors(400, 401, 403, 415),
+)
 async def create_schedule(request: Request[Any, Any, Any], data: p.ScheduleCreate) -> p.Schedule:
-    """Organiser: a recurring tournament (e.g. every day at 20:00 UTC: first_opens_at 20:00, every_minutes 1440).
-    Each occurrence's tournament is created ahead_minutes before it opens, once."""
+    """Organiser: a recurring tournament (e.g. every day at 20:00 UTC: first_opens_at 20:00, every_minutes 1440),
+    with every setting a tournament takes. Each occurrence's tournament is created ahead_minutes
+    before it opens, once, run by the schedule's organiser."""
     core = core_of(request)
     data = await strict_body(request, p.ScheduleCreate)
+    viewer = await viewer_of(request)
+    await require_club_use(core.db, viewer, data.club)
     name = tournament_name(data.name)
     settings_from(data.settings)  # checked now; stored as given, filled in by each tournament's creation
     first = data.first_opens_at
@@ -158,34 +192,49 @@ async def create_schedule(request: Request[Any, Any, Any], data: p.ScheduleCreat
         raise HTTPException(status_code=400, detail="first_opens_at must lie within 366 days of now")
     if data.open_minutes > data.every_minutes:
         raise HTTPException(status_code=400, detail="open_minutes may not exceed every_minutes (tournaments overlap)")
-    template = {"settings": msgspec.to_builtins(data.settings)}
+    if data.certify_seconds is not None and not data.certified:
+        raise HTTPException(status_code=400, detail="certify_seconds goes with certified: true")
+    template = template_of(data)
     check_template(name, template, data.open_minutes, data.ahead_minutes)
     row = await store.create_schedule(
-        core.db, name, template, first, data.every_minutes, data.open_minutes, data.ahead_minutes
+        core.db,
+        name,
+        template,
+        first,
+        data.every_minutes,
+        data.open_minutes,
+        data.ahead_minutes,
+        viewer.organiser_id,
+        data.club,
     )
     await create_scheduled(core.db, pars_of(request).solver, core.config, row["id"])
     return await schedule_out(core.db, row)
 
 
-@get("/api/schedules", guards=[admin_guard], security=ADMIN, responses=errors(401, 403))
+@get("/api/schedules", guards=[organiser_guard], security=ORGANISER, responses=errors(401, 403))
 async def list_schedules(request: Request[Any, Any, Any]) -> list[p.Schedule]:
-    """Organiser: every schedule, stopped ones included."""
+    """Organiser: its schedules (the owner: every one), stopped ones included."""
     db = core_of(request).db
-    return [await schedule_out(db, r) for r in await store.schedules(db)]
+    viewer = await viewer_of(request)
+    rows = [r for r in await store.schedules(db) if viewer.manages(r["organiser_id"], r["club_id"])]
+    return [await schedule_out(db, r) for r in rows]
 
 
 @delete(
     "/api/schedules/{schedule_id:int}",
     status_code=200,
-    guards=[admin_guard],
-    security=ADMIN,
+    guards=[organiser_guard],
+    security=ORGANISER,
     responses=errors(401, 403, 404),
 )
 async def stop_schedule(request: Request[Any, Any, Any], schedule_id: int) -> p.Schedule:
-    """Organiser: stop a schedule. Tournaments it already created stay."""
+    """Organiser: stop one of its schedules. Tournaments it already created stay."""
     db = core_of(request).db
-    if not (valid_id(schedule_id) and await store.stop_schedule(db, schedule_id)):
+    found = await store.schedule(db, schedule_id) if valid_id(schedule_id) else None
+    if found is None:
         raise NotFoundException(f"no schedule {schedule_id}")
+    require_manage(await viewer_of(request), found, "schedule")
+    await store.stop_schedule(db, schedule_id)
     row = await store.schedule(db, schedule_id)
     return await schedule_out(db, row)
 

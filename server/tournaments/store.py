@@ -3,6 +3,7 @@ entries, standings, replays, pars and schedules."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -14,7 +15,9 @@ from ..storage.sql import RANK_ORDER, STATUS_SQL
 
 TOURNAMENT_SQL = f"""
     SELECT t.id, t.name, t.settings, t.seed, t.salt, t.start, t.commitment, t.opens_at, t.closes_at, t.finished_at,
-           t.cancelled_at, t.schedule_id,
+           t.cancelled_at, t.schedule_id, t.organiser_id, t.club_id, t.entry_code, t.listed,
+           (SELECT o.name FROM organisers o WHERE o.id = t.organiser_id) AS organiser_name,
+           (SELECT c.name FROM clubs c WHERE c.id = t.club_id) AS club_name,
            {STATUS_SQL} AS status,
            (SELECT count(*) FROM entries e WHERE e.tournament_id = t.id) AS entrants,
            t.certified,
@@ -33,6 +36,16 @@ ENTRY_SQL = """
 MAX_ENTRANTS = (1 << 19) - 1
 
 
+@dataclass(frozen=True)
+class Access:
+    """Who runs a tournament (None: the owner) and who may see and join it."""
+
+    organiser_id: int | None = None
+    club_id: int | None = None
+    entry_code: str | None = None
+    listed: bool = True
+
+
 async def create_tournament(
     db: asyncpg.Pool,
     name: str,
@@ -46,20 +59,24 @@ async def create_tournament(
     par: dict[str, Any] | None = None,
     schedule: tuple[int, datetime] | None = None,
     start: str = "own",
+    access: Access | None = None,
 ) -> int | None:
     """A new tournament; a certified one comes with the par its certification found, stored with it.
 
     None when its schedule already made the tournament of that occurrence.
     """
     schedule_id, occurrence = schedule or (None, None)
+    access = access or Access()
     async with db.acquire() as conn, conn.transaction():
         # An occurrence already made inserts no row at all, so it draws no id from the sequence
         # (ON CONFLICT alone would draw one each time). Two processes at once: the unique key decides.
         tid = await conn.fetchval(
             """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at, certified,
-                                        schedule_id, occurrence, salt, start)
+                                        schedule_id, occurrence, salt, start, organiser_id, club_id, entry_code,
+                                        listed)
                SELECT $1::text, $2::jsonb, $3::text, $4::text, $5::timestamptz, $6::timestamptz, $7::boolean,
-                      $8::bigint, $9::timestamptz, $10::text, $11::text
+                      $8::bigint, $9::timestamptz, $10::text, $11::text, $12::bigint, $13::bigint, $14::text,
+                      $15::boolean
                 WHERE NOT EXISTS (SELECT 1 FROM tournaments WHERE schedule_id = $8 AND occurrence = $9)
                ON CONFLICT (schedule_id, occurrence) DO NOTHING RETURNING id""",
             name,
@@ -73,6 +90,10 @@ async def create_tournament(
             occurrence,
             salt,
             start,
+            access.organiser_id,
+            access.club_id,
+            access.entry_code,
+            access.listed,
         )
         if tid is not None and par is not None:
             await save_par(conn, tid, par)
@@ -164,11 +185,21 @@ async def release_par_claim(db: Db, tournament_id: int, claimant: str) -> None:
 
 
 async def tournaments(
-    db: asyncpg.Pool, status: str | None = None, limit: int = 100, offset: int = 0
+    db: asyncpg.Pool,
+    status: str | None = None,
+    limit: int = 100,
+    offset: int = 0,
+    seen: tuple[bool, int | None, list[int]] = (True, None, []),
 ) -> list[asyncpg.Record]:
-    where = f"WHERE {STATUS_SQL} = $1" if status else "WHERE $1::text IS NULL"
+    """A page of tournaments; ``seen``: (every one, an organiser's own, clubs' ones) besides the listed."""
+    where = f"WHERE ({STATUS_SQL} = $1 OR $1::text IS NULL)"
+    visible = "(t.listed OR $4::boolean OR t.organiser_id = $5::bigint OR t.club_id = ANY($6::bigint[]))"
     return await db.fetch(
-        f"{TOURNAMENT_SQL} {where} ORDER BY t.opens_at DESC, t.id DESC LIMIT $2 OFFSET $3", status, limit, offset
+        f"{TOURNAMENT_SQL} {where} AND {visible} ORDER BY t.opens_at DESC, t.id DESC LIMIT $2 OFFSET $3",
+        status,
+        limit,
+        offset,
+        *seen,
     )
 
 
@@ -395,65 +426,4 @@ async def disqualified(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Rec
              FROM entries e JOIN players p ON p.id = e.player_id
             WHERE e.tournament_id = $1 AND e.disqualified IS NOT NULL ORDER BY e.disqualified_at, e.id""",
         tournament_id,
-    )
-
-
-# ----------------------------------------------------------------------------- schedules
-
-SCHEDULE_SQL = """SELECT id, name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes, active,
-                         created_at FROM schedules"""
-
-
-async def create_schedule(
-    db: asyncpg.Pool,
-    name: str,
-    template: dict[str, Any],
-    first_opens_at: datetime,
-    every_minutes: int,
-    open_minutes: int,
-    ahead_minutes: int,
-) -> asyncpg.Record:
-    row = await db.fetchrow(
-        """INSERT INTO schedules (name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes)
-           VALUES ($1, $2, $3, $4, $5, $6)
-           RETURNING id, name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes, active,
-                     created_at""",
-        name,
-        template,
-        first_opens_at,
-        every_minutes,
-        open_minutes,
-        ahead_minutes,
-    )
-    assert row is not None
-    return row
-
-
-async def schedules(db: asyncpg.Pool, active_only: bool = False) -> list[asyncpg.Record]:
-    where = "WHERE active" if active_only else ""
-    return await db.fetch(f"{SCHEDULE_SQL} {where} ORDER BY id")
-
-
-async def schedule(db: asyncpg.Pool, schedule_id: int) -> asyncpg.Record | None:
-    return await db.fetchrow(f"{SCHEDULE_SQL} WHERE id = $1", schedule_id)
-
-
-async def stop_schedule(db: asyncpg.Pool, schedule_id: int) -> bool:
-    done = await db.fetchval("UPDATE schedules SET active = false WHERE id = $1 RETURNING id", schedule_id)
-    return done is not None
-
-
-async def made_occurrences(db: asyncpg.Pool, schedule_id: int, occurrences: list[datetime]) -> set[datetime]:
-    """Which of these occurrences already have their tournament."""
-    rows = await db.fetch(
-        "SELECT occurrence FROM tournaments WHERE schedule_id = $1 AND occurrence = ANY($2::timestamptz[])",
-        schedule_id,
-        occurrences,
-    )
-    return {r["occurrence"] for r in rows}
-
-
-async def scheduled_tournaments(db: asyncpg.Pool, schedule_id: int, limit: int = 20) -> list[asyncpg.Record]:
-    return await db.fetch(
-        f"{TOURNAMENT_SQL} WHERE t.schedule_id = $1 ORDER BY t.occurrence DESC LIMIT $2", schedule_id, limit
     )

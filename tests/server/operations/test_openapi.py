@@ -9,25 +9,45 @@ import pytest
 from tests.client import Api, bearer
 
 ADMIN_ROUTES = {
+    ("post", "/api/tournaments/{tournament_id}/leaderboard/rebuild"),
+    ("post", "/api/organisers"),
+    ("get", "/api/organisers"),
+    ("delete", "/api/organisers/{organiser_id}"),
+}
+# The owner's admin token or an organiser's token.
+ORGANISER_ROUTES = {
     ("post", "/api/tournaments"),
     ("patch", "/api/tournaments/{tournament_id}"),
     ("post", "/api/tournaments/{tournament_id}/close"),
     ("post", "/api/tournaments/{tournament_id}/cancel"),
     ("get", "/api/tournaments/{tournament_id}/entries"),
     ("post", "/api/tournaments/{tournament_id}/entries/{entry_id}/disqualify"),
-    ("post", "/api/tournaments/{tournament_id}/leaderboard/rebuild"),
     ("post", "/api/schedules"),
     ("get", "/api/schedules"),
     ("delete", "/api/schedules/{schedule_id}"),
     ("get", "/api/tournaments/{tournament_id}/integrity"),
+    ("post", "/api/clubs"),
+    ("post", "/api/clubs/{club_id}/organisers"),
+    ("get", "/api/clubs/{club_id}/invite"),
+    ("post", "/api/clubs/{club_id}/invite"),
+    ("post", "/api/clubs/{club_id}/roster"),
+    ("post", "/api/clubs/{club_id}/members/{player_id}/code"),
+    ("get", "/api/clubs/{club_id}/results.csv"),
 }
 PLAYER_ROUTES = {
     ("post", "/api/tournaments/{tournament_id}/entries"),
     ("get", "/api/me/entries"),
+    ("post", "/api/clubs/{club_id}/members"),
     ("get", "/api/me"),
     ("patch", "/api/me"),
     ("delete", "/api/sessions/current"),
     ("delete", "/api/sessions"),
+}
+ORGANISER: list[dict[str, list[str]]] = [{"admin": []}, {"organiser": []}]
+# Either: a club's organisers and members; its organisers (a token optional once finished).
+MIXED_ROUTES: dict[tuple[str, str], list[dict[str, list[str]]]] = {
+    ("get", "/api/clubs/{club_id}/members"): [*ORGANISER, {"player": []}],
+    ("get", "/api/tournaments/{tournament_id}/standings.csv"): [*ORGANISER, {}],
 }
 
 
@@ -51,11 +71,18 @@ def test_bearer_schemes_are_declared_and_used(spec: dict[str, Any]) -> None:
     schemes = spec["components"]["securitySchemes"]
     assert schemes["admin"] == {**schemes["admin"], "type": "http", "scheme": "bearer"}
     assert schemes["player"] == {**schemes["player"], "type": "http", "scheme": "bearer"}
+    assert schemes["organiser"] == {**schemes["organiser"], "type": "http", "scheme": "bearer"}
     ops = operations(spec)
-    assert set(ops) >= ADMIN_ROUTES | PLAYER_ROUTES
+    assert set(ops) >= ADMIN_ROUTES | ORGANISER_ROUTES | PLAYER_ROUTES | set(MIXED_ROUTES)
     for key, op in ops.items():
         expected: list[dict[str, list[str]]] | None = (
-            [{"admin": []}] if key in ADMIN_ROUTES else [{"player": []}] if key in PLAYER_ROUTES else None
+            [{"admin": []}]
+            if key in ADMIN_ROUTES
+            else ORGANISER
+            if key in ORGANISER_ROUTES
+            else [{"player": []}]
+            if key in PLAYER_ROUTES
+            else MIXED_ROUTES.get(key)
         )
         assert op.get("security") == expected, key
 
@@ -66,11 +93,11 @@ def test_every_operation_documents_its_responses(spec: dict[str, Any]) -> None:
         assert any(c.startswith("2") for c in codes), key
         for code, response in op["responses"].items():
             assert response.get("description"), (key, code)
-        if key in ADMIN_ROUTES or key in PLAYER_ROUTES:
+        if key in ADMIN_ROUTES or key in ORGANISER_ROUTES or key in PLAYER_ROUTES:
             assert "401" in codes, key
-        if key in ADMIN_ROUTES:
+        if key in ADMIN_ROUTES or key in ORGANISER_ROUTES or key in MIXED_ROUTES:
             assert "403" in codes, key
-        if "{tournament_id}" in key[1] or "{schedule_id}" in key[1]:
+        if any(f"{{{name}_id}}" in key[1] for name in ("tournament", "schedule", "club", "organiser")):
             assert "404" in codes, key
 
 

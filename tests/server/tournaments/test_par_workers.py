@@ -21,7 +21,7 @@ from tests.serverproc import ServerProcess, descendants, running
 
 # A four-suit deal: the solver does not win it within its budget, so a solve takes all of it.
 HARD = {"variant": "spider", "suits": 4}
-UNWON = "cpu-budget"  # a 4-suit deal the solver does not win in 700,000 positions (over 20 s of CPU)
+UNWON = "hard-6"  # a 4-suit deal the solver does not win in 700,000 positions (over 20 s of CPU)
 
 
 def start_server(database_url: str, redis_url: str, admin_token: str, prefix: str, **env: str) -> ServerProcess:

@@ -1,0 +1,178 @@
+"""Clubs: creating one, its organisers, its members (list, join by invite code) and the invite
+code; a member's sign-in code replaced."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import msgspec
+from litestar import Request, get, post
+from litestar.exceptions import HTTPException, NotFoundException, PermissionDeniedException
+
+from ..core import core_of
+from ..fairplay.limits import limit_guard
+from ..lib.http import printable, strict_body, valid_id
+from ..lib.passwords import hash_secret
+from ..lib.tokens import same_secret
+from ..operations.openapi import ORGANISER, PLAYER, errors
+from ..players.auth import require_player
+from . import messages as m
+from . import store
+from .codes import new_code, new_invite
+from .identity import Viewer, organiser_guard, viewer_of
+
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def club_out(row: Any) -> m.Club:
+    return m.Club(
+        id=row["id"],
+        name=row["name"],
+        organisers=msgspec.convert(row["organisers"], list[m.OrganiserRef]),
+        members=row["members"],
+    )
+
+
+async def find_club(request: Request[Any, Any, Any], club_id: int) -> Any:
+    row = await store.club(core_of(request).db, club_id) if valid_id(club_id) else None
+    if row is None:
+        raise NotFoundException(f"no club {club_id}")
+    return row
+
+
+def require_club(viewer: Viewer, club_id: int) -> None:
+    if not (viewer.owner or club_id in viewer.organised):
+        raise PermissionDeniedException("not your club")
+
+
+async def managed_club(request: Request[Any, Any, Any], club_id: int) -> Any:
+    """The club (404), if the caller organises it (403 ``not your club``)."""
+    row = await find_club(request, club_id)
+    require_club(await viewer_of(request), club_id)
+    return row
+
+
+@post("/api/clubs", status_code=201, guards=[organiser_guard], security=ORGANISER, responses=errors(400, 401, 403, 415))
+async def create_club(request: Request[Any, Any, Any], data: m.ClubCreate) -> m.Club:
+    """Organiser (or the owner): a new club, organised by its creator."""
+    data = await strict_body(request, m.ClubCreate)
+    name = printable(data.name)
+    viewer = await viewer_of(request)
+    club_id = await store.create_club(core_of(request).db, name, new_invite(), viewer.organiser_id)
+    return club_out(await find_club(request, club_id))
+
+
+@get("/api/clubs/{club_id:int}", responses=errors(404))
+async def get_club(request: Request[Any, Any, Any], club_id: int) -> m.Club:
+    """Anyone: a club's name, organisers and member count."""
+    return club_out(await find_club(request, club_id))
+
+
+@post(
+    "/api/clubs/{club_id:int}/organisers",
+    status_code=200,
+    guards=[organiser_guard],
+    security=ORGANISER,
+    responses=errors(400, 401, 403, 404, 415),
+)
+async def add_organiser(request: Request[Any, Any, Any], club_id: int, data: m.ClubOrganiserAdd) -> m.Club:
+    """A club's organiser: another organiser organises the club too."""
+    await managed_club(request, club_id)
+    data = await strict_body(request, m.ClubOrganiserAdd)
+    db = core_of(request).db
+    other = await store.organiser(db, data.organiser) if valid_id(data.organiser) else None
+    if other is None or other["revoked_at"] is not None:
+        raise NotFoundException(f"no organiser {data.organiser}")
+    await store.add_club_organiser(db, club_id, data.organiser)
+    return club_out(await find_club(request, club_id))
+
+
+@get(
+    "/api/clubs/{club_id:int}/members",
+    security=[*ORGANISER, *PLAYER],
+    responses=errors(401, 403, 404),
+)
+async def list_members(request: Request[Any, Any, Any], club_id: int) -> list[m.Member]:
+    """The club's organisers and members: every member, by name."""
+    await find_club(request, club_id)
+    viewer = await viewer_of(request)
+    if not (viewer.owner or club_id in viewer.organised or club_id in viewer.member_of):
+        if "authorization" not in request.headers:
+            raise HTTPException(status_code=401, detail="the club's organisers and members only: send a token")
+        raise PermissionDeniedException("the club's organisers and members only")
+    return [m.Member(**dict(r)) for r in await store.members(core_of(request).db, club_id)]
+
+
+@get(
+    "/api/clubs/{club_id:int}/invite",
+    guards=[organiser_guard],
+    security=ORGANISER,
+    responses=errors(401, 403, 404),
+)
+async def get_invite(request: Request[Any, Any, Any], club_id: int) -> m.Invite:
+    """A club's organiser: the invite code to hand out."""
+    row = await managed_club(request, club_id)
+    return m.Invite(invite=row["invite_code"])
+
+
+@post(
+    "/api/clubs/{club_id:int}/invite",
+    status_code=200,
+    guards=[organiser_guard],
+    security=ORGANISER,
+    responses=errors(401, 403, 404),
+)
+async def rotate_invite(request: Request[Any, Any, Any], club_id: int) -> m.Invite:
+    """A club's organiser: a new invite code; the old one stops admitting at once."""
+    await managed_club(request, club_id)
+    invite = new_invite()
+    await store.set_invite(core_of(request).db, club_id, invite)
+    return m.Invite(invite=invite)
+
+
+@post(
+    "/api/clubs/{club_id:int}/members",
+    status_code=201,
+    security=PLAYER,
+    guards=[limit_guard("join")],
+    responses=errors(400, 401, 403, 404, 415, 429),
+)
+async def join_club(request: Request[Any, Any, Any], club_id: int, data: m.ClubJoin) -> m.Club:
+    """A player with an account: join the club with its invite code (limited per client address)."""
+    player = await require_player(request)
+    data = await strict_body(request, m.ClubJoin)
+    db = core_of(request).db
+    row = await find_club(request, club_id)
+    account = await store.player(db, player["id"])
+    if account is None or account["handle"] is None:
+        raise PermissionDeniedException("an account (a handle) is needed to join a club: a guest has none")
+    if not same_secret(data.invite.strip().lower(), row["invite_code"]):
+        raise PermissionDeniedException("wrong invite code")
+    await store.join_club(db, club_id, player["id"])
+    return club_out(await find_club(request, club_id))
+
+
+@post(
+    "/api/clubs/{club_id:int}/members/{player_id:int}/code",
+    status_code=200,
+    guards=[organiser_guard],
+    security=ORGANISER,
+    responses=errors(401, 403, 404, 409),
+)
+async def replace_code(request: Request[Any, Any, Any], club_id: int, player_id: int) -> m.MemberCode:
+    """A club's organiser: a member made from a roster gets a new sign-in code (shown once); the
+    old one stops working. A member who chose a password keeps it: 409."""
+    await managed_club(request, club_id)
+    db = core_of(request).db
+    member = await store.player(db, player_id) if valid_id(player_id) else None
+    if member is None or not await store.is_member(db, club_id, player_id):
+        raise NotFoundException(f"no member {player_id} in club {club_id}")
+    if member["code_hash"] is None:
+        raise HTTPException(status_code=409, detail="this member signs in with a password, not a code")
+    code = new_code()
+    await store.set_code(db, player_id, await asyncio.to_thread(hash_secret, code))
+    return m.MemberCode(player_id=player_id, name=member["name"], handle=member["handle"], code=code)
+
+
+ROUTES = [create_club, get_club, add_organiser, list_members, get_invite, rotate_invite, join_club, replace_code]

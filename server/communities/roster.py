@@ -1,0 +1,175 @@
+"""A club's roster: one member account per line, each with a generated sign-in code, all created
+or none. Taken as CSV (a header with ``name`` and optionally ``handle``) or JSON ``{"names"}``;
+answered as JSON, or CSV for ``Accept: text/csv`` (a code sheet to print)."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+from typing import Any
+
+from litestar import Request, Response, post
+from litestar.exceptions import HTTPException
+
+from ..core import core_of
+from ..lib.http import strict_body
+from ..lib.passwords import hash_secret
+from ..operations.openapi import ORGANISER, errors
+from . import messages as m
+from . import store
+from .clubs import managed_club
+from .codes import HANDLE, new_code, new_handle
+from .identity import organiser_guard
+
+MAX_BODY = 128 * 1024  # bytes: 500 lines of names and handles fit many times over
+MAX_NAME = 40  # as a player's display name
+COLUMNS = ("name", "handle")
+SHEET = ("player_id", "name", "handle", "code")
+HASH_THREADS = 4
+
+
+def _bad(line: int, reason: str) -> HTTPException:
+    return HTTPException(
+        status_code=400,
+        detail=f"line {line}: {reason}; nothing was created",
+        extra={"line": line, "reason": reason},
+    )
+
+
+def parse_csv(body: bytes) -> list[tuple[str, str | None]]:
+    """(name, handle or None) per data line; 400 for a header without ``name`` or a ragged line."""
+    try:
+        text = body.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise HTTPException(status_code=400, detail="the roster is not valid UTF-8") from None
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    if not rows:
+        raise HTTPException(status_code=400, detail="the roster is empty: a header line with 'name' first")
+    header = [h.strip().lower() for h in rows[0]]
+    if "name" not in header or any(h not in COLUMNS for h in header) or len(set(header)) != len(header):
+        raise HTTPException(
+            status_code=400,
+            detail=f"the header line names the columns: 'name' and optionally 'handle' (got {rows[0]!r})",
+        )
+    people: list[tuple[str, str | None]] = []
+    for n, row in enumerate(rows[1:], start=1):
+        if n > m.MAX_ROSTER:
+            raise HTTPException(status_code=400, detail=f"a roster has at most {m.MAX_ROSTER} lines")
+        if not row or all(not cell.strip() for cell in row):
+            raise _bad(n, "the line is blank")
+        if len(row) > len(header):
+            raise _bad(n, f"{len(row)} fields where the header has {len(header)}")
+        cells = dict(zip(header, [*row, *[""] * (len(header) - len(row))], strict=True))  # a missing handle: none
+        handle = cells.get("handle", "").strip()
+        people.append((cells["name"], handle or None))
+    return people
+
+
+def checked(people: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
+    """Names printable and short, handles well formed and each once (400 naming the line)."""
+    if not people:
+        raise HTTPException(status_code=400, detail="the roster has no line after its header")
+    seen: set[str] = set()
+    out: list[tuple[str, str | None]] = []
+    for n, (raw, handle) in enumerate(people, start=1):
+        name = raw.strip()
+        if not name or not name.isprintable() or len(name) > MAX_NAME:
+            raise _bad(n, f"the name must be printable, not blank, at most {MAX_NAME} characters")
+        if handle is not None:
+            handle = handle.removeprefix("@").lower()
+            if not HANDLE.match(handle):
+                raise _bad(n, f"the handle {handle!r} is not 3-24 of a-z 0-9 _ -")
+            if handle in seen:
+                raise _bad(n, f"the handle {handle!r} is on an earlier line too")
+            seen.add(handle)
+        out.append((name, handle))
+    return out
+
+
+async def with_handles(db: Any, people: list[tuple[str, str | None]]) -> list[tuple[str, str]]:
+    """Every line with its handle: the given ones if free (400 naming the line), new ones made up."""
+    given = [h for _, h in people if h is not None]
+    taken = await store.taken_handles(db, given) if given else set()
+    for n, (_, handle) in enumerate(people, start=1):
+        if handle in taken:
+            raise _bad(n, f"the handle {handle!r} is taken")
+    used = set(given)
+    out: list[tuple[str, str]] = []
+    for name, handle in people:
+        if handle is None:
+            for _ in range(50):
+                handle = new_handle(name)
+                if handle not in used and not await store.taken_handles(db, [handle]):
+                    break
+            else:  # pragma: no cover - 31^2 tails of one name all taken
+                handle = f"{handle}{new_code(4)}"
+            used.add(handle)
+        out.append((name, handle))
+    return out
+
+
+def _hash_all(codes: list[str]) -> list[str]:
+    return [hash_secret(code) for code in codes]
+
+
+async def hashed(codes: list[str]) -> list[str]:
+    """The codes' argon2id hashes, a few threads at once (the hashing lets go of the interpreter)."""
+    chunks = [codes[i::HASH_THREADS] for i in range(HASH_THREADS)]
+    done = await asyncio.gather(*(asyncio.to_thread(_hash_all, chunk) for chunk in chunks))
+    out = [""] * len(codes)
+    for i, chunk in enumerate(done):
+        out[i::HASH_THREADS] = chunk
+    return out
+
+
+def as_csv(members: list[m.MemberCode]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(SHEET)
+    for member in members:
+        writer.writerow([member.player_id, member.name, member.handle, member.code])
+    return out.getvalue()
+
+
+@post(
+    "/api/clubs/{club_id:int}/roster",
+    status_code=201,
+    guards=[organiser_guard],
+    security=ORGANISER,
+    request_max_body_size=MAX_BODY,
+    opt={"body_types": ("application/json", "text/csv")},
+    responses=errors(400, 401, 403, 404, 413, 415),
+)
+async def post_roster(request: Request[Any, Any, Any], club_id: int) -> Response[Any]:
+    """A club's organiser: one member account per line (CSV with a ``name`` and optional ``handle``
+    column, or JSON ``{"names": [...]}``), each with a sign-in code shown once. A bad line is named
+    by its number (data lines from 1) and nothing is created."""
+    await managed_club(request, club_id)
+    db = core_of(request).db
+    media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media == "text/csv":
+        people = parse_csv(await request.body())
+    else:
+        people = [(name, None) for name in (await strict_body(request, m.RosterNames)).names]
+    lines = await with_handles(db, checked(people))
+    codes = [new_code() for _ in lines]
+    hashes = await hashed(codes)
+    created = await store.create_members(
+        db, club_id, [(name, handle, h) for (name, handle), h in zip(lines, hashes, strict=True)]
+    )
+    if isinstance(created, str):
+        n = next(i for i, (_, handle) in enumerate(lines, start=1) if handle == created)
+        raise _bad(n, f"the handle {created!r} is taken")
+    members = [
+        m.MemberCode(player_id=pid, name=name, handle=handle, code=code)
+        for pid, (name, handle), code in zip(created, lines, codes, strict=True)
+    ]
+    headers = {"Cache-Control": "no-store"}
+    if "text/csv" in request.headers.get("accept", ""):
+        headers["Content-Disposition"] = f'attachment; filename="club-{club_id}-codes.csv"'
+        return Response(as_csv(members), media_type="text/csv; charset=utf-8", status_code=201, headers=headers)
+    return Response(m.Roster(members=members), status_code=201, headers=headers)
+
+
+ROUTES = [post_roster]

@@ -1,0 +1,200 @@
+"""The SQL of organisers, clubs, their members and rosters."""
+
+from __future__ import annotations
+
+import asyncpg
+
+from ..storage.pool import Db
+
+# ----------------------------------------------------------------------------- organisers
+
+
+async def create_organiser(db: asyncpg.Pool, name: str, token_hash: bytes) -> asyncpg.Record:
+    row = await db.fetchrow(
+        "INSERT INTO organisers (name, token_hash) VALUES ($1, $2) RETURNING id, name, created_at, revoked_at",
+        name,
+        token_hash,
+    )
+    assert row is not None
+    return row
+
+
+async def organisers(db: asyncpg.Pool) -> list[asyncpg.Record]:
+    return await db.fetch("SELECT id, name, created_at, revoked_at FROM organisers ORDER BY id")
+
+
+async def organiser(db: Db, organiser_id: int) -> asyncpg.Record | None:
+    return await db.fetchrow("SELECT id, name, created_at, revoked_at FROM organisers WHERE id = $1", organiser_id)
+
+
+async def revoke_organiser(db: asyncpg.Pool, organiser_id: int) -> asyncpg.Record | None:
+    """Revoke now (a revoked one stays revoked, at its first time); None: no such organiser."""
+    return await db.fetchrow(
+        """UPDATE organisers SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1
+           RETURNING id, name, created_at, revoked_at""",
+        organiser_id,
+    )
+
+
+async def organiser_by_token(db: asyncpg.Pool, token_hash: bytes) -> asyncpg.Record | None:
+    return await db.fetchrow("SELECT id, name FROM organisers WHERE token_hash = $1 AND revoked_at IS NULL", token_hash)
+
+
+async def organised_clubs(db: asyncpg.Pool, organiser_id: int) -> list[int]:
+    rows = await db.fetch("SELECT club_id FROM club_organisers WHERE organiser_id = $1", organiser_id)
+    return [r["club_id"] for r in rows]
+
+
+async def member_clubs(db: asyncpg.Pool, player_id: int) -> list[int]:
+    rows = await db.fetch("SELECT club_id FROM club_members WHERE player_id = $1", player_id)
+    return [r["club_id"] for r in rows]
+
+
+# ----------------------------------------------------------------------------- clubs
+
+
+async def create_club(db: asyncpg.Pool, name: str, invite: str, organiser_id: int | None) -> int:
+    async with db.acquire() as conn, conn.transaction():
+        club_id: int = await conn.fetchval(
+            "INSERT INTO clubs (name, invite_code) VALUES ($1, $2) RETURNING id", name, invite
+        )
+        if organiser_id is not None:
+            await conn.execute(
+                "INSERT INTO club_organisers (club_id, organiser_id) VALUES ($1, $2)", club_id, organiser_id
+            )
+        return club_id
+
+
+async def club(db: Db, club_id: int) -> asyncpg.Record | None:
+    return await db.fetchrow(
+        """SELECT c.id, c.name, c.invite_code, c.created_at,
+                  (SELECT count(*) FROM club_members m WHERE m.club_id = c.id) AS members,
+                  coalesce((SELECT jsonb_agg(jsonb_build_object('id', o.id, 'name', o.name) ORDER BY o.id)
+                              FROM club_organisers co JOIN organisers o ON o.id = co.organiser_id
+                             WHERE co.club_id = c.id AND o.revoked_at IS NULL), '[]'::jsonb) AS organisers
+             FROM clubs c WHERE c.id = $1""",
+        club_id,
+    )
+
+
+async def add_club_organiser(db: asyncpg.Pool, club_id: int, organiser_id: int) -> None:
+    await db.execute(
+        "INSERT INTO club_organisers (club_id, organiser_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+        club_id,
+        organiser_id,
+    )
+
+
+async def set_invite(db: asyncpg.Pool, club_id: int, invite: str) -> None:
+    await db.execute("UPDATE clubs SET invite_code = $2 WHERE id = $1", club_id, invite)
+
+
+async def members(db: asyncpg.Pool, club_id: int) -> list[asyncpg.Record]:
+    return await db.fetch(
+        """SELECT p.id AS player_id, p.name, p.handle, m.joined_at
+             FROM club_members m JOIN players p ON p.id = m.player_id
+            WHERE m.club_id = $1 ORDER BY p.name, p.id""",
+        club_id,
+    )
+
+
+async def is_member(db: asyncpg.Pool, club_id: int, player_id: int) -> bool:
+    found = await db.fetchval("SELECT 1 FROM club_members WHERE club_id = $1 AND player_id = $2", club_id, player_id)
+    return found is not None
+
+
+async def join_club(db: asyncpg.Pool, club_id: int, player_id: int) -> None:
+    await db.execute(
+        "INSERT INTO club_members (club_id, player_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", club_id, player_id
+    )
+
+
+async def player(db: asyncpg.Pool, player_id: int) -> asyncpg.Record | None:
+    return await db.fetchrow("SELECT id, name, handle, code_hash FROM players WHERE id = $1", player_id)
+
+
+async def set_code(db: asyncpg.Pool, player_id: int, code_hash: str) -> None:
+    await db.execute("UPDATE players SET code_hash = $2 WHERE id = $1", player_id, code_hash)
+
+
+async def taken_handles(db: Db, handles: list[str]) -> set[str]:
+    rows = await db.fetch("SELECT handle FROM players WHERE handle = ANY($1::text[])", handles)
+    return {r["handle"] for r in rows}
+
+
+async def create_members(db: asyncpg.Pool, club_id: int, people: list[tuple[str, str, str]]) -> list[int] | str:
+    """One account and membership per (name, handle, code hash), all or none: their ids, or the
+    first handle found taken meanwhile (nothing created)."""
+    async with db.acquire() as conn, conn.transaction():
+        taken = await taken_handles(conn, [handle for _, handle, _ in people])
+        if taken:
+            return sorted(taken)[0]
+        rows = await conn.fetch(
+            """INSERT INTO players (name, handle, code_hash)
+               SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ORDER BY 1 RETURNING id, handle""",
+            [p[0] for p in people],
+            [p[1] for p in people],
+            [p[2] for p in people],
+        )
+        ids = {r["handle"]: r["id"] for r in rows}
+        ordered = [ids[handle] for _, handle, _ in people]
+        await conn.execute(
+            "INSERT INTO club_members (club_id, player_id) SELECT $1, unnest($2::bigint[])", club_id, ordered
+        )
+        return ordered
+
+
+# ----------------------------------------------------------------------------- exports
+
+RESULT_COLUMNS = """e.score, e.final_score, e.status AS outcome, e.moves, e.sequences, t.settings"""
+
+
+async def export_tournament(db: asyncpg.Pool, tournament_id: int) -> asyncpg.Record | None:
+    return await db.fetchrow(
+        """SELECT t.id, t.name, t.organiser_id, t.club_id, t.settings,
+                  t.finished_at IS NOT NULL AND t.cancelled_at IS NULL AS finished,
+                  t.cancelled_at IS NOT NULL AS cancelled
+             FROM tournaments t WHERE t.id = $1""",
+        tournament_id,
+    )
+
+
+CLUB_OF = """(SELECT c.name FROM club_members cm JOIN clubs c ON c.id = cm.club_id
+               WHERE cm.player_id = p.id ORDER BY (cm.club_id = t.club_id) DESC NULLS LAST, cm.club_id LIMIT 1)"""
+
+
+async def final_rows(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
+    """A finished tournament's stored standings, in rank order, with every entry's detail."""
+    return await db.fetch(
+        f"""SELECT s.rank, p.name AS player, p.handle, {CLUB_OF} AS club, s.time_left, {RESULT_COLUMNS}
+              FROM standings s JOIN entries e ON e.id = s.entry_id JOIN players p ON p.id = e.player_id
+              JOIN tournaments t ON t.id = s.tournament_id
+             WHERE s.tournament_id = $1 ORDER BY s.rank""",
+        tournament_id,
+    )
+
+
+async def live_rows(db: asyncpg.Pool, tournament_id: int, rank_order: str) -> list[asyncpg.Record]:
+    """A running tournament's order, ranked as its standings are."""
+    return await db.fetch(
+        f"""SELECT row_number() OVER (ORDER BY {rank_order}) AS rank, p.name AS player, p.handle, {CLUB_OF} AS club,
+                   e.time_left, {RESULT_COLUMNS}
+              FROM entries e JOIN players p ON p.id = e.player_id JOIN tournaments t ON t.id = e.tournament_id
+             WHERE e.tournament_id = $1 AND e.disqualified IS NULL ORDER BY rank""",
+        tournament_id,
+    )
+
+
+async def club_results(db: asyncpg.Pool, club_id: int) -> list[asyncpg.Record]:
+    """The club's members, each with its entries in the club's tournaments (a member without any:
+    one line with no tournament)."""
+    return await db.fetch(
+        f"""SELECT p.id AS player_id, p.name AS player, p.handle, t.id AS tournament_id, t.name AS tournament,
+                   s.rank, coalesce(s.time_left, e.time_left) AS time_left, {RESULT_COLUMNS}
+              FROM club_members m JOIN players p ON p.id = m.player_id
+              LEFT JOIN (entries e JOIN tournaments t ON t.id = e.tournament_id AND t.club_id = $1)
+                     ON e.player_id = m.player_id
+              LEFT JOIN standings s ON s.entry_id = e.id
+             WHERE m.club_id = $1 ORDER BY p.name, p.id, t.opens_at, t.id""",
+        club_id,
+    )
