@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, FilePayload, Page, expect
 
+from tests.browser.communities.test_accounts import PASSWORD, VIEWPORTS, no_sideways_scroll, sign_in_form
 from tests.browser.conftest import js_errors, new_context
-from tests.browser.test_accounts import PASSWORD, VIEWPORTS, no_sideways_scroll, sign_in_form
 from tests.client import Api, bearer
 from tests.serverproc import ServerProcess
 
