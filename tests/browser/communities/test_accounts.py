@@ -124,13 +124,17 @@ async def test_sign_out_everywhere_signs_out_the_other_device(
     made = api.http.post("/api/players", json={"name": "Bo", "handle": who, "password": PASSWORD})
     assert made.status_code == 201, made.text
     tour = api.create_tournament(name=handle("Everywhere cup "))
-    first = await new_context(browser, server, viewport=viewport)
-    second = await new_context(browser, server, viewport=viewport)
+    playing = api.create_tournament(name=handle("Playing cup "))
+    first, second, third = [await new_context(browser, server, viewport=viewport) for _ in range(3)]
     try:
-        laptop, phone = await first.new_page(), await second.new_page()
-        for page in (laptop, phone):
+        laptop, phone, tablet = await first.new_page(), await second.new_page(), await third.new_page()
+        for page in (laptop, phone, tablet):
             await sign_in_form(page, who, PASSWORD)
             await expect(page.locator("[data-field=signed-in-handle]")).to_have_text(f"@{who}")
+        token = stored(await tablet.evaluate("localStorage.getItem('spidertour.player')"))["token"]
+        entry = api.join(playing["id"], token)
+        await tablet.goto(f"/#/play/{entry['id']}")
+        await expect(tablet.locator("[data-action=start]")).to_be_visible()
         await phone.goto("/#/lobby")
         await expect(phone.locator(f"[data-tournament='{tour['id']}'] [data-action=join]")).to_be_visible()
 
@@ -145,9 +149,12 @@ async def test_sign_out_everywhere_signs_out_the_other_device(
         assert await phone.evaluate("localStorage.getItem('spidertour.player')") is None
         await phone.goto("/#/me")
         await expect(phone.locator("[data-action=sign-in]")).to_be_visible()
+        # The game open on the tablet is closed by the server and says so.
+        await expect(tablet.locator(".not-yours")).to_contain_text("You are signed out")
+        await expect(tablet.locator("#who")).to_have_text("Sign in")
     finally:
-        await first.close()
-        await second.close()
+        for ctx in (first, second, third):
+            await ctx.close()
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
