@@ -18,7 +18,7 @@ def local_minute(at: datetime) -> str:
 
 async def test_organiser_offers_the_fair_play_options(page: Page, api: Api, admin_token: str) -> None:
     await page.goto("/#/organise")
-    form = page.locator(".fair-play")
+    form = page.get_by_role("group", name="Fair play")
     await expect(form).to_contain_text("Stops the undo peek")
     await expect(form).to_contain_text("Stops reading the deal off another account")
     await expect(form).to_contain_text("cannot scout it first")
