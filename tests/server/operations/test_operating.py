@@ -61,10 +61,12 @@ async def test_metrics_count_what_the_server_does(api: Api, server: Any) -> None
 
 
 def test_client_errors_are_one_info_line_and_logs_can_be_json(
-    database_url: str, redis_url: str, admin_token: str, redis_prefix: str, server: Any
+    fresh_database_url: str, redis_url: str, admin_token: str, redis_prefix: str, server: Any
 ) -> None:
+    # A database of its own: on the shared one this server could take over another test's par
+    # and be stopped in the middle of solving it.
     proc = ServerProcess(
-        database_url,
+        fresh_database_url,
         redis_url,
         admin_token,
         log_level="info",
