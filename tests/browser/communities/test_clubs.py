@@ -155,6 +155,10 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
         await friend.locator("[data-action=join-club]").click()
         await friend.wait_for_url("**/#/me")
         await expect(friend.locator(f"[data-field=clubs] [data-club='{club_id}']")).to_be_visible()
+        # The invite link again: a member is told so, and offered no second join.
+        await friend.goto(invite_link.removeprefix(server.url))
+        await expect(friend.locator("[data-field=already]")).to_contain_text("a member of")
+        await expect(friend.locator("[data-action=join-club]")).to_have_count(0)
 
         # The teacher's club page: six members, a new code for one, the results as CSV.
         await page.reload()

@@ -119,6 +119,15 @@ export function mount(main, tidText, codeText) {
 }
 
 /** #/club/<id>/join/<invite>: an account becomes a member of the club. */
+/** Is the signed-in player a member of this club already? (false when the server cannot say) */
+async function isMember(clubId) {
+  try {
+    return (await api.me()).clubs.some((c) => c.id === clubId);
+  } catch {
+    return false;
+  }
+}
+
 export function mountClub(main, clubText, inviteText) {
   const clubId = Number(clubText);
   const invite = decode(inviteText);
@@ -141,6 +150,10 @@ export function mountClub(main, clubText, inviteText) {
     if (!me || !me.handle) {
       parts.push(signInFirst(me ? "Clubs are for accounts: make this guest an account (it keeps its entries), then join."
         : "Sign in first: clubs are for accounts."));
+    } else if (await isMember(clubId)) {
+      parts.push(el("div", { class: "panel", "data-field": "already" },
+        el("p", {}, `@${me.handle} is a member of ${club.name} already.`),
+        el("a", { class: "btn", href: "#/me" }, "My page: clubs and results")));
     } else {
       parts.push(el("div", { class: "panel" }, el("p", {}, `Join as @${me.handle}?`),
         el("button", { class: "btn primary", type: "button", "data-action": "join-club", onclick: async () => {
