@@ -35,6 +35,7 @@ log = logging.getLogger("spidertour.solver")
 PAR_PACE = HUMAN_PACE  # seconds a move: the par's score is the line played at this (human) pace
 PAR_LEASE = 60.0  # seconds a claim on a par's work lasts unless renewed (renewed every third of it)
 STOP_WAIT = 10.0  # seconds the server waits at shutdown for its worker processes to be gone
+IDLE_WAIT = 1.0  # seconds an idle worker has to end by itself at shutdown before it is ended
 
 
 def solve_job(settings: dict[str, Any], seed: str, seconds: float, pace: float = PAR_PACE) -> dict[str, Any]:
@@ -120,13 +121,25 @@ class SolverPool:
         return executor
 
     async def stop(self, timeout: float = STOP_WAIT) -> None:
-        """``close``, then wait (at most ``timeout`` seconds) until its worker processes are gone."""
-        executor = self.close()
-        if executor is not None:
-            try:
-                await asyncio.wait_for(asyncio.to_thread(executor.shutdown, wait=True), timeout)
-            except TimeoutError:
-                log.warning("the solver's worker processes did not end within %g s", timeout)
+        """Stop the pool and wait (at most ``timeout`` seconds) until its worker processes are gone.
+
+        An idle worker is asked to end first (its queues are then closed in order, and nothing is
+        left for the multiprocessing resource tracker to report at exit); one still solving after
+        ``IDLE_WAIT`` seconds is ended at once through its lifeline (``close``)."""
+        executor = self._executor
+        if executor is None:
+            self.close()
+            return
+        finished = asyncio.ensure_future(asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True))
+        try:
+            await asyncio.wait_for(asyncio.shield(finished), IDLE_WAIT)
+        except TimeoutError:
+            pass  # a solve is running: the lifeline ends it
+        self.close()
+        try:
+            await asyncio.wait_for(finished, timeout)
+        except TimeoutError:
+            log.warning("the solver's worker processes did not end within %g s", timeout)
 
 
 async def certify(
