@@ -9,6 +9,7 @@ shown before the finish: a certified tournament shows only that it is certified,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -131,10 +132,8 @@ class SolverPool:
             self.close()
             return
         finished = asyncio.ensure_future(asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True))
-        try:
+        with contextlib.suppress(TimeoutError):  # a solve still running: the lifeline ends it
             await asyncio.wait_for(asyncio.shield(finished), IDLE_WAIT)
-        except TimeoutError:
-            pass  # a solve is running: the lifeline ends it
         self.close()
         try:
             await asyncio.wait_for(finished, timeout)
