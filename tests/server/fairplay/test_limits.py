@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import asyncpg
@@ -94,3 +95,31 @@ async def test_joining_is_limited_per_address(two: tuple[ServerProcess, ServerPr
     assert [r.status_code for r in joined[:2]] == [201, 201], [r.text for r in joined]
     assert_limited(joined[2], "joins")
     assert api.tournament(tour["id"])["entrants"] == 2  # the refused join changed nothing
+
+
+async def test_a_wrong_entry_code_costs_an_extra_join(
+    two: tuple[ServerProcess, ServerProcess], admin_token: str
+) -> None:
+    """A join with a wrong entry code takes two of the address's joins (guessing codes is slow):
+    with a burst of 2, one wrong code leaves none, so even the right code waits."""
+    _, b = two
+    api = Api(b.url, admin_token)
+    closes = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+    body = {"name": "coded joins", "settings": {"variant": "spider78"}, "closes_at": closes, "entry_code": "frog-42"}
+    created = api.http.post("/api/tournaments", json=body, headers=api.admin())
+    assert created.status_code == 201, created.text
+    tour = created.json()
+    address = "192.0.2.99"  # an address of its own (through B's trusted proxy)
+    token = register(b, "guesser", forwarded="192.0.2.98").json()["token"]
+    headers = {**bearer(token), "x-forwarded-for": address}
+    url = f"{b.url}/api/tournaments/{tour['id']}/entries"
+    wrong = httpx.post(url, json={"entry_code": "toad-17"}, headers=headers, timeout=10)
+    assert wrong.status_code == 403 and "wrong entry code" in wrong.json()["detail"]
+    right = httpx.post(url, json={"entry_code": "frog-42"}, headers=headers, timeout=10)
+    assert_limited(right, "joins")
+    assert api.tournament(tour["id"])["entrants"] == 0
+    # From another address the right code is let in at once.
+    other = httpx.post(
+        url, json={"entry_code": "frog-42"}, headers={**bearer(token), "x-forwarded-for": OTHER}, timeout=10
+    )
+    assert other.status_code == 201, other.text
