@@ -66,13 +66,39 @@ def valkey_server() -> Iterator[str]:
 
 @contextmanager
 def redis_server() -> Iterator[str]:
+    """A Redis for the run: the given one (TEST_REDIS_URL), whose keys under this run's names are
+    deleted at the end (see ``unique_name``), or an embedded Valkey of the run's own."""
     url = os.environ.get("TEST_REDIS_URL")
     if url:
-        yield url
+        try:
+            yield url
+        finally:
+            drop_keys(url, NAMES_GIVEN)
         return
     with valkey_server() as url:
         yield url
 
 
+NAMES_GIVEN: list[str] = []  # every name unique_name gave this run: Redis prefixes among them
+
+
 def unique_name(prefix: str = "spidertour_test") -> str:
-    return f"{prefix}_{secrets.token_hex(6)}"
+    name = f"{prefix}_{secrets.token_hex(6)}"
+    NAMES_GIVEN.append(name)
+    return name
+
+
+def drop_keys(url: str, prefixes: list[str]) -> int:
+    """Delete the keys under these prefixes (``PREFIX:...`` and ``PREFIX_...``); returns how many."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    dropped = 0
+    try:
+        for prefix in prefixes:
+            batch = list(client.scan_iter(match=f"{prefix}*", count=1000))
+            for i in range(0, len(batch), 500):
+                dropped += client.unlink(*batch[i : i + 500])
+    finally:
+        client.close()
+    return dropped
