@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 
 from . import heuristic as h
-from .position import DEAL, DOWN, SEQUENCE, Columns, Table, card_moves, deal_cards, deals, settle
+from .position import DEAL, Columns, Table, card_moves, deal_cards, deals, moved
 from .search import CHECK_EVERY, Clock, Node, SearchOutcome, _line
 
 FIRST_WIDTH = 64  # the first beam's width; each new try doubles it
@@ -140,12 +140,7 @@ def _one_beam(
                     if dst == free and not use_free:
                         continue
                     s = cols[src]
-                    ns = s[:-count]
-                    if ns and ns[-1] >= DOWN:
-                        ns = (*ns[:-1], ns[-1] - DOWN)
-                    nd = cols[dst] + s[-count:]
-                    if len(nd) >= SEQUENCE and not nd[-1] & 15:
-                        nd = settle(nd)[0]
+                    ns, nd = moved(s, cols[dst], count)
                     hs = hash(ns)
                     hd = hash(nd)
                     k = key + mult[src] * (hs - hcs[src]) + mult[dst] * (hd - hcs[dst])

@@ -146,15 +146,21 @@ def settle(col: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     return col, done
 
 
-def play_cards(cols: Columns, src: int, count: int, dst: int) -> Columns:
-    """The columns after moving the last count cards of src onto dst (assumed legal)."""
-    s = cols[src]
+def moved(s: tuple[int, ...], d: tuple[int, ...], count: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Columns s and d after moving the last count cards of s onto d: the card uncovered turns,
+    a completed sequence goes."""
     ns = s[:-count]
     if ns and ns[-1] >= DOWN:
         ns = (*ns[:-1], ns[-1] - DOWN)
-    nd = cols[dst] + s[-count:]
+    nd = d + s[-count:]
     if len(nd) >= SEQUENCE and not nd[-1] & 15:
         nd = settle(nd)[0]
+    return ns, nd
+
+
+def play_cards(cols: Columns, src: int, count: int, dst: int) -> Columns:
+    """The columns after moving the last count cards of src onto dst (assumed legal)."""
+    ns, nd = moved(cols[src], cols[dst], count)
     new = list(cols)
     new[src] = ns
     new[dst] = nd

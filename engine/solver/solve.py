@@ -106,11 +106,15 @@ def solve_game(
         return out
 
     spare = table.free < 0  # no free column to keep unused
-    four_suits = table.spider_rules and (game.settings.suits or 0) >= 4
+    suits = game.settings.suits or 0
+    four_suits = table.spider_rules and suits >= 4
     if probe_share is None:
-        probe_share = PROBE_SHARE_FOUR_SUITS if four_suits else PROBE_SHARE if spare else PROBE_SHARE_FREE
-        if game.settings.suits == 1:
+        if suits == 1:
             probe_share = PROBE_SHARE_ONE_SUIT
+        elif four_suits:
+            probe_share = PROBE_SHARE_FOUR_SUITS
+        else:
+            probe_share = PROBE_SHARE if spare else PROBE_SHARE_FREE
     if beam_share is None:
         beam_share = BEAM_SHARE_FOUR_SUITS if four_suits else BEAM_SHARE
     out: SearchOutcome | None = None
