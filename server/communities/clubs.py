@@ -20,7 +20,7 @@ from ..players.auth import require_player
 from . import messages as m
 from . import store
 from .codes import new_code, new_invite
-from .identity import Viewer, organiser_guard, viewer_of
+from .identity import NOBODY, Viewer, organiser_guard, viewer_of
 
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -61,6 +61,17 @@ async def create_club(request: Request[Any, Any, Any], data: m.ClubCreate) -> m.
     viewer = await viewer_of(request)
     club_id = await store.create_club(core_of(request).db, name, new_invite(), viewer.organiser_id)
     return club_out(await find_club(request, club_id))
+
+
+@get("/api/clubs", security=[*ORGANISER, *PLAYER], responses=errors(401))
+async def my_clubs(request: Request[Any, Any, Any]) -> list[m.Club]:
+    """The caller's clubs: those an organiser organises (every club for the owner), those a player
+    belongs to; by name."""
+    viewer = await viewer_of(request)
+    if viewer == NOBODY:
+        raise HTTPException(status_code=401, detail="send a token: an organiser's, the admin token or a player's")
+    ids = None if viewer.owner else sorted(viewer.organised if viewer.organiser else viewer.member_of)
+    return [club_out(r) for r in await store.clubs(core_of(request).db, ids)]
 
 
 @get("/api/clubs/{club_id:int}", responses=errors(404))
@@ -175,4 +186,14 @@ async def replace_code(request: Request[Any, Any, Any], club_id: int, player_id:
     return m.MemberCode(player_id=player_id, name=member["name"], handle=member["handle"], code=code)
 
 
-ROUTES = [create_club, get_club, add_organiser, list_members, get_invite, rotate_invite, join_club, replace_code]
+ROUTES = [
+    create_club,
+    my_clubs,
+    get_club,
+    add_organiser,
+    list_members,
+    get_invite,
+    rotate_invite,
+    join_club,
+    replace_code,
+]

@@ -65,15 +65,23 @@ async def create_club(db: asyncpg.Pool, name: str, invite: str, organiser_id: in
         return club_id
 
 
+CLUB_COLUMNS = """c.id, c.name, c.invite_code, c.created_at,
+       (SELECT count(*) FROM club_members m WHERE m.club_id = c.id) AS members,
+       coalesce((SELECT jsonb_agg(jsonb_build_object('id', o.id, 'name', o.name) ORDER BY o.id)
+                   FROM club_organisers co JOIN organisers o ON o.id = co.organiser_id
+                  WHERE co.club_id = c.id AND o.revoked_at IS NULL), '[]'::jsonb) AS organisers"""
+
+
 async def club(db: Db, club_id: int) -> asyncpg.Record | None:
-    return await db.fetchrow(
-        """SELECT c.id, c.name, c.invite_code, c.created_at,
-                  (SELECT count(*) FROM club_members m WHERE m.club_id = c.id) AS members,
-                  coalesce((SELECT jsonb_agg(jsonb_build_object('id', o.id, 'name', o.name) ORDER BY o.id)
-                              FROM club_organisers co JOIN organisers o ON o.id = co.organiser_id
-                             WHERE co.club_id = c.id AND o.revoked_at IS NULL), '[]'::jsonb) AS organisers
-             FROM clubs c WHERE c.id = $1""",
-        club_id,
+    return await db.fetchrow(f"SELECT {CLUB_COLUMNS} FROM clubs c WHERE c.id = $1", club_id)
+
+
+async def clubs(db: asyncpg.Pool, club_ids: list[int] | None) -> list[asyncpg.Record]:
+    """These clubs (every club for None), by name."""
+    if club_ids is None:
+        return await db.fetch(f"SELECT {CLUB_COLUMNS} FROM clubs c ORDER BY c.name, c.id")
+    return await db.fetch(
+        f"SELECT {CLUB_COLUMNS} FROM clubs c WHERE c.id = ANY($1::bigint[]) ORDER BY c.name, c.id", club_ids
     )
 
 

@@ -41,6 +41,7 @@ class Me(Struct):
     name: str
     handle: str | None
     clubs: list[Club]
+    has_password: bool = False  # False for guests and for members who sign in with a code
 
 
 class MeUpgrade(Struct, forbid_unknown_fields=True):

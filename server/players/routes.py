@@ -31,7 +31,9 @@ async def _me(request: Request[Any, Any, Any], player_id: int) -> Me:
     found = await store.player(db, player_id)
     assert found is not None
     clubs = [Club(id=c["id"], name=c["name"]) for c in await store.clubs_of(db, player_id)]
-    return Me(id=found["id"], name=found["name"], handle=found["handle"], clubs=clubs)
+    return Me(
+        id=found["id"], name=found["name"], handle=found["handle"], clubs=clubs, has_password=found["has_password"]
+    )
 
 
 @post("/api/players", status_code=201, guards=[limit_guard("register")], responses=errors(400, 409, 415, 429))
@@ -64,7 +66,8 @@ async def get_me(request: Request[Any, Any, Any]) -> Me:
 @patch("/api/me", security=PLAYER, guards=[player_guard], responses=errors(400, 401, 409, 415))
 async def upgrade_me(request: Request[Any, Any, Any], data: MeUpgrade) -> Me:
     """Player: a guest becomes an account with `{"handle", "password"}`, keeping its entries and
-    this token. 409 when the handle is taken, or when the caller has a handle already."""
+    this token; a club member who signs in with a code chooses a password with its own handle (the
+    code then stops working). 409 when the handle is taken, or when the caller has a password already."""
     player = request.state.player
     data = await strict_body(request, MeUpgrade)
     handle = data.handle.lower()
@@ -74,7 +77,10 @@ async def upgrade_me(request: Request[Any, Any, Any], data: MeUpgrade) -> Me:
     except store.HandleTaken:
         raise _taken(handle) from None
     if not done:
-        raise HTTPException(status_code=409, detail=f"this player is an account already (@{player['handle']})")
+        raise HTTPException(
+            status_code=409,
+            detail=f"this player is an account already (@{player['handle']}): its handle and password stay",
+        )
     return await _me(request, player["id"])
 
 

@@ -53,7 +53,9 @@ async def clubs_of(db: asyncpg.Pool, player_id: int) -> list[asyncpg.Record]:
 
 
 async def player(db: asyncpg.Pool, player_id: int) -> asyncpg.Record | None:
-    return await db.fetchrow("SELECT id, name, handle FROM players WHERE id = $1", player_id)
+    return await db.fetchrow(
+        "SELECT id, name, handle, password_hash IS NOT NULL AS has_password FROM players WHERE id = $1", player_id
+    )
 
 
 async def by_handle(db: asyncpg.Pool, handle: str) -> asyncpg.Record | None:
@@ -62,11 +64,13 @@ async def by_handle(db: asyncpg.Pool, handle: str) -> asyncpg.Record | None:
 
 
 async def upgrade(db: asyncpg.Pool, player_id: int, handle: str, password_hash: str) -> bool:
-    """A guest becomes an account; False when it has a handle already. HandleTaken if another has it."""
+    """A guest becomes an account, or a club member made with a sign-in code chooses a password
+    under its own handle (its code then stops working); False when it has a handle and a password
+    already, or another handle. HandleTaken if another player has the handle."""
     try:
         done = await db.fetchval(
-            """UPDATE players SET handle = $2, password_hash = $3
-                WHERE id = $1 AND handle IS NULL RETURNING id""",
+            """UPDATE players SET handle = $2, password_hash = $3, code_hash = NULL
+                WHERE id = $1 AND (handle IS NULL OR (handle = $2 AND password_hash IS NULL)) RETURNING id""",
             player_id,
             handle,
             password_hash,

@@ -4,6 +4,8 @@ private tournament with its entry code; the invite link; the club's results as C
 
 from __future__ import annotations
 
+import csv
+import io
 import secrets
 from typing import Any
 
@@ -57,13 +59,22 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
         await expect(page.locator("[data-field=invite]")).not_to_be_empty()
         await no_sideways_scroll(page)
 
+        # On another device the organiser's token shows the same clubs (listed by the server).
+        elsewhere = await friend_ctx.new_page()
+        await elsewhere.goto("/#/organise")
+        await elsewhere.locator("#f-admin").fill(teacher["token"])
+        await elsewhere.locator("#f-admin").dispatch_event("change")
+        await expect(elsewhere.locator(f"[data-field=clubs] [data-club='{club_id}']")).to_contain_text(club_name)
+        await expect(elsewhere.locator(f"#f-club option[value='{club_id}']")).to_have_count(1)
+        await elsewhere.close()
+
         # The roster: names typed on the phone, a CSV file on the desktop.
         if phone:
             await page.locator("[data-field=roster-names]").fill("\n".join(NAMES) + "\n")
         else:
-            csv = "name\n" + "\n".join(f'"{n}"' for n in NAMES) + "\n"
+            roster = "name\n" + "\n".join(f'"{n}"' for n in NAMES) + "\n"
             await page.locator("[data-field=roster-file]").set_input_files(
-                files=FilePayload(name="class.csv", mimeType="text/csv", buffer=csv.encode())
+                files=FilePayload(name="class.csv", mimeType="text/csv", buffer=roster.encode())
             )
         await page.locator("[data-action=import]").click()
         await page.wait_for_url(f"**/#/club/{club_id}/codes")
@@ -81,6 +92,7 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
         # A private cup: the club's members, with an entry code, unlisted.
         await page.goto("/#/organise")
         await page.locator("#f-name").fill(f"{club_name} weekly cup")
+        await page.locator("#f-time_limit").fill("300")
         await page.locator("#f-club").select_option(str(club_id))
         await page.locator("#f-entry_code").fill(entry_code)
         assert not await page.locator("#f-listed").is_checked()
@@ -103,10 +115,10 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
         )
         schedules = api.http.get("/api/schedules", headers=bearer(teacher["token"])).json()
         assert [
-            (s["club"]["id"], s["entry_code"], s["listed"], s["every_minutes"])
+            (s["club"]["id"], s["entry_code"], s["listed"], s["every_minutes"], s["settings"]["time_limit"])
             for s in schedules
             if s["name"] == f"{club_name} weekly"
-        ] == [(club_id, entry_code, False, 10080)]
+        ] == [(club_id, entry_code, False, 10080, 300)]  # the game settings chosen in the form
         await no_sideways_scroll(page)
 
         # A member signs in with the code on the sheet, on another device, and joins by the link.
@@ -139,6 +151,23 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
         await kid.goto("/#/me")
         await expect(kid.locator(f"[data-field=clubs] [data-club='{club_id}']")).to_have_text(club_name)
         await no_sideways_scroll(kid)
+        # Older, the member chooses a password of its own; the printed code stops working.
+        await kid.goto("/#/account")
+        await kid.locator("[data-form=choose-password] input[type=password]").fill(PASSWORD)
+        await no_sideways_scroll(kid)
+        await kid.locator("[data-action=choose-password]").click()
+        await expect(kid.locator("[data-form=choose-password]")).to_have_count(0)
+        handle = member["handle"][1:]
+        assert api.http.post("/api/sessions", json={"handle": handle, "code": member["code"]}).status_code == 401
+        assert api.http.post("/api/sessions", json={"handle": handle, "password": PASSWORD}).status_code == 201
+
+        # The cup's standings so far, as the organiser downloads them.
+        await page.goto("/#/organise")
+        await page.locator("[data-action=manage]").click()
+        async with page.expect_download() as download:
+            await page.locator(f"[data-tournament-row='{tid}'] [data-action=standings-csv]").click()
+        lines = list(csv.DictReader(io.StringIO((await (await download.value).path()).read_text())))
+        assert [(r["rank"], r["handle"], r["club"]) for r in lines] == [("1", member["handle"][1:], club_name)]
 
         # Someone with an account joins the club by its invite link.
         await page.goto(f"/#/club/{club_id}")

@@ -47,6 +47,33 @@ async def test_a_club_is_made_read_and_organised(api: Api, database_url: str) ->
     assert_error(api.http.post("/api/clubs", json={"name": "x"}, headers=bearer(player)), 403)
 
 
+async def test_each_caller_lists_its_own_clubs(api: Api, database_url: str) -> None:
+    """``GET /api/clubs``: an organiser's clubs on any device, a member's clubs; nobody else's."""
+    a_id, a = new_organiser(api, "a")
+    b_id, b = new_organiser(api, "b")
+    first, second = new_club(api, a, "zeta"), new_club(api, a, "alpha")
+    theirs = new_club(api, b, "theirs")
+    mine = api.http.get("/api/clubs", headers=bearer(a))
+    assert mine.status_code == 200
+    assert [c["id"] for c in mine.json()] == [second["id"], first["id"]]  # by name
+    assert mine.json()[0] == api.http.get(f"/api/clubs/{second['id']}").json()
+    assert [c["id"] for c in api.http.get("/api/clubs", headers=bearer(b)).json()] == [theirs["id"]]
+    # Added as a co-organiser, b lists the club too; the owner lists every club.
+    api.http.post(f"/api/clubs/{first['id']}/organisers", json={"organiser": b_id}, headers=bearer(a))
+    assert {c["id"] for c in api.http.get("/api/clubs", headers=bearer(b)).json()} == {theirs["id"], first["id"]}
+    every = {c["id"] for c in api.http.get("/api/clubs", headers=api.admin()).json()}
+    assert {first["id"], second["id"], theirs["id"]} <= every
+    # A player lists the clubs it belongs to; a guest none; no token or a wrong one: 401.
+    pid, token = await account(api, database_url)
+    assert api.http.get("/api/clubs", headers=bearer(token)).json() == []
+    invite = api.http.get(f"/api/clubs/{first['id']}/invite", headers=bearer(a)).json()["invite"]
+    api.http.post(f"/api/clubs/{first['id']}/members", json={"invite": invite}, headers=bearer(token))
+    assert [c["id"] for c in api.http.get("/api/clubs", headers=bearer(token)).json()] == [first["id"]]
+    assert_error(api.http.get("/api/clubs"), 401, "send a token")
+    assert_error(api.http.get("/api/clubs", headers=bearer("nobody-holds-this")), 401)
+    assert a_id and pid
+
+
 async def test_joining_by_invite_code(api: Api, database_url: str) -> None:
     _, a = new_organiser(api, "a")
     club = new_club(api, a)
@@ -125,6 +152,22 @@ async def test_a_roster_of_thirty_names(api: Api, database_url: str) -> None:
     path = f"/api/clubs/{club['id']}/members/{first['player_id']}/code"
     assert_error(api.http.post(path, headers=bearer(b)), 403, "not your club")
     assert_error(api.http.post(f"/api/clubs/{club['id']}/members/999999999/code", headers=bearer(a)), 404)
+
+    # A member chooses a password under its own handle: the code stops, the password signs in.
+    second = members[1]
+    signed = api.http.post("/api/sessions", json={"handle": second["handle"], "code": second["code"]})
+    token = signed.json()["token"]
+    assert api.http.get("/api/me", headers=bearer(token)).json()["has_password"] is False
+    other_handle = {"handle": unique("elsewhere").lower(), "password": "a long password"}
+    assert_error(api.http.patch("/api/me", json=other_handle, headers=bearer(token)), 409, "account already")
+    mine = {"handle": second["handle"], "password": "a long password"}
+    r = api.http.patch("/api/me", json=mine, headers=bearer(token))
+    assert r.status_code == 200 and r.json()["has_password"] is True and r.json()["handle"] == second["handle"]
+    assert_error(api.http.post("/api/sessions", json={"handle": second["handle"], "code": second["code"]}), 401)
+    assert api.http.post("/api/sessions", json=mine).status_code == 201
+    assert_error(api.http.patch("/api/me", json=mine, headers=bearer(token)), 409, "account already")
+    r = api.http.post(f"/api/clubs/{club['id']}/members/{second['player_id']}/code", headers=bearer(a))
+    assert_error(r, 409, "password")
 
 
 async def test_a_csv_roster_with_handles_and_a_code_sheet(api: Api, database_url: str) -> None:

@@ -44,12 +44,18 @@ async def test_an_account_stores_only_an_argon2id_hash(api: Api, database_url: s
     assert row is not None and row["handle"] == h and row["password_hash"].startswith("$argon2id$")
     assert "correct horse" not in row["password_hash"]
     got = me(api, body["token"])
-    assert got.status_code == 200 and got.json() == {"id": body["id"], "name": "Ann", "handle": h, "clubs": []}
+    assert got.status_code == 200 and got.json() == {
+        "id": body["id"],
+        "name": "Ann",
+        "handle": h,
+        "clubs": [],
+        "has_password": True,
+    }
 
 
 def test_a_guest_has_no_handle(api: Api) -> None:
     pid, token = api.register("Bo")
-    assert me(api, token).json() == {"id": pid, "name": "Bo", "handle": None, "clubs": []}
+    assert me(api, token).json() == {"id": pid, "name": "Bo", "handle": None, "clubs": [], "has_password": False}
     assert_error(api.http.get("/api/me"), 401, "bearer")
     assert_error(api.http.get("/api/me", headers=bearer("nope")), 401, "unknown player token")
 
@@ -91,7 +97,7 @@ async def test_a_second_device_sees_the_same_entries(api: Api) -> None:
     assert r.status_code == 201, r.text
     second = r.json()
     assert second["token"] != body["token"]
-    assert second["player"] == {"id": body["id"], "name": "Ann", "handle": h, "clubs": []}
+    assert second["player"] == {"id": body["id"], "name": "Ann", "handle": h, "clubs": [], "has_password": True}
     mine = api.http.get("/api/me/entries", headers=bearer(second["token"]))
     assert mine.status_code == 200 and [e["id"] for e in mine.json()] == [entry["id"]]
     # One entry a player: the second device cannot join again.
@@ -114,7 +120,7 @@ def test_a_guest_upgrade_keeps_its_entries_and_token(api: Api) -> None:
     h = handle()
     r = api.http.patch("/api/me", json={"handle": h, "password": "upgraded!"}, headers=bearer(token))
     assert r.status_code == 200, r.text
-    assert r.json() == {"id": pid, "name": "Cy", "handle": h, "clubs": []}
+    assert r.json() == {"id": pid, "name": "Cy", "handle": h, "clubs": [], "has_password": True}
     assert [e["id"] for e in api.http.get("/api/me/entries", headers=bearer(token)).json()] == [entry["id"]]
     other = sign_in(api, handle=h, password="upgraded!").json()["token"]
     assert [e["id"] for e in api.http.get("/api/me/entries", headers=bearer(other)).json()] == [entry["id"]]
@@ -144,6 +150,7 @@ async def test_a_club_member_signs_in_with_its_code(api: Api, database_url: str)
         "name": "Kid",
         "handle": h,
         "clubs": [{"id": club, "name": "Chess & Cards"}],
+        "has_password": False,
     }
     assert me(api, r.json()["token"]).json()["clubs"] == [{"id": club, "name": "Chess & Cards"}]
     wrong = sign_in(api, handle=h, code="8-red-owls")

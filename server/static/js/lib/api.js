@@ -36,12 +36,14 @@ export function forgetPlayer() {
 /** The player's entries as last fetched: [{id, tournament_id, status}]. */
 export const knownEntries = () => read(localStorage, ENTRIES_KEY) || [];
 
-/** The clubs this browser's organiser made or opened: [{id, name}] (there is no list of them on the server). */
+/** The organiser's clubs as last listed by the server (GET /api/clubs) or made here: [{id, name}]. */
 export const knownClubs = () => read(localStorage, CLUBS_KEY) || [];
 export function rememberClub(club) {
   const others = knownClubs().filter((c) => c.id !== club.id);
   localStorage.setItem(CLUBS_KEY, JSON.stringify([{ id: club.id, name: club.name }, ...others]));
 }
+export const rememberClubs = (clubs) =>
+  localStorage.setItem(CLUBS_KEY, JSON.stringify(clubs.map((c) => ({ id: c.id, name: c.name }))));
 
 export const adminToken = () => sessionStorage.getItem(ADMIN_KEY) || "";
 export const setAdminToken = (t) => (t ? sessionStorage.setItem(ADMIN_KEY, t) : sessionStorage.removeItem(ADMIN_KEY));

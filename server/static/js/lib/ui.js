@@ -1,6 +1,6 @@
 // Small DOM helpers shared by every page: building elements, messages, dialogs, formatting.
 
-import { player } from "./api.js";
+import { api, player } from "./api.js";
 
 /** el("div", {class: "x", "data-col": 3, onclick: fn}, "text", child, ...) */
 export function el(tag, attrs = {}, ...children) {
@@ -168,4 +168,18 @@ export function explain(err) {
 /** node.replaceChildren, leaving out null, undefined and false (the parts a page may not show). */
 export function fill(node, ...children) {
   node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+/** A CSV the server answers only with the organiser's token of this tab, saved as a file. */
+export async function downloadCsv(path, filename) {
+  try {
+    const text = await api.admin("GET", path, undefined, { raw: true, accept: "text/csv" });
+    const link = el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/csv" })), download: filename });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 5000);
+  } catch (err) {
+    notify(explain(err), "error", 7000);
+  }
 }

@@ -143,6 +143,29 @@ export function mount(main) {
     return form;
   }
 
+  /** A club member who signs in with a code chooses a password (its code then stops working). */
+  function passwordForm(me) {
+    const secret = passwordInput(true);
+    const form = el("form", { class: "panel stack-form", "data-form": "choose-password" },
+      el("h3", {}, "Choose a password"),
+      el("p", { class: "muted" }, "You sign in with a code from your club. With a password of your own you sign in ",
+        "with it instead, and the code stops working."),
+      field("Password", secret, "At least 8 characters."),
+      el("button", { class: "btn", type: "submit", "data-action": "choose-password" }, "Use this password"));
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      clear();
+      try {
+        await api.upgrade(me.handle, secret.value);
+        notify(`From now on @${me.handle} signs in with this password`, "ok");
+        draw();
+      } catch (err) {
+        fail(err);
+      }
+    });
+    return form;
+  }
+
   async function signOut(everywhere) {
     clear();
     if (everywhere && !(await confirmDialog("Sign out everywhere?",
@@ -172,7 +195,8 @@ export function mount(main) {
           "Sign out of this device"),
         el("button", { class: "btn danger", type: "button", "data-action": "sign-out-everywhere",
           onclick: () => signOut(true) }, "Sign out everywhere")),
-      el("p", { class: "muted small" }, "Everywhere: after losing a phone, or signing in on a shared computer."));
+      el("p", { class: "muted small" }, "Everywhere: after losing a phone, or signing in on a shared computer."),
+      me.has_password === false ? passwordForm(me) : null);
   }
 
   async function draw() {
@@ -191,7 +215,16 @@ export function mount(main) {
     }
     if (!alive) return;
     const parts = [el("h1", {}, "Account"), error];
-    if (me && me.handle) parts.push(accountPanel(me));
+    if (me && me.handle) {
+      let fresh = null;
+      try {
+        fresh = await api.me();  // has it a password, or a club's code?
+      } catch {
+        fresh = null;
+      }
+      if (!alive) return;
+      parts.push(accountPanel(fresh ? { ...me, has_password: fresh.has_password } : me));
+    }
     else if (me) {
       parts.push(el("div", { class: "panel", "data-panel": "guest" },
         el("h2", {}, "Playing as ", el("span", { "data-field": "name" }, me.name), " (guest)"),

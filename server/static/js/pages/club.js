@@ -4,7 +4,7 @@
 // codes made in this tab (they are shown once: the server keeps only their hashes).
 
 import { adminToken, api, player, rememberClub } from "../lib/api.js";
-import { copyText, el, explain, notify, fill } from "../lib/ui.js";
+import { copyText, downloadCsv as download, el, explain, notify, fill } from "../lib/ui.js";
 
 const codesKey = (id) => `spidertour.codes.${id}`;
 const sheetOf = (id) => {
@@ -23,20 +23,6 @@ function addToSheet(id, members) {
 }
 
 const signInUrl = () => `${location.origin}/#/account`;
-
-/** A CSV the server answers only with the organiser's token, saved as a file. */
-async function download(path, filename) {
-  try {
-    const text = await api.admin("GET", path, undefined, { raw: true, accept: "text/csv" });
-    const link = el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/csv" })), download: filename });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(link.href), 5000);
-  } catch (err) {
-    notify(explain(err), "error", 7000);
-  }
-}
 
 export function mount(main, idText, sub) {
   const id = Number(idText);

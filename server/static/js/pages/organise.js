@@ -82,12 +82,17 @@ export function mount(main) {
   }
   start.addEventListener("change", startChanged);
   startChanged();
-  token.addEventListener("change", () => setAdminToken(token.value.trim()));
+  const managed = manage(chosen);
+  const clubs = clubsPanel(() => { access.refresh(); managed.refresh(); });
+  token.addEventListener("change", () => {
+    setAdminToken(token.value.trim());
+    clubs.load();
+  });
 
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const value = (name) => form.querySelector(`#f-${name}`).value.trim();
-    const checked = (name) => form.querySelector(`#f-${name}`).checked;
+  const value = (name) => form.querySelector(`#f-${name}`).value.trim();
+  const checked = (name) => form.querySelector(`#f-${name}`).checked;
+  /** The game and fair-play settings chosen in the form: {settings, start} (schedules take them too). */
+  function chosen() {
     const settings = {
       variant: variant.value, suits: Number(suits.value), free_column: checked("free_column"), undo: checked("undo"),
       undo_limit: value("undo_limit") === "" ? null : Number(value("undo_limit")), time_limit: Number(value("time_limit")),
@@ -97,7 +102,12 @@ export function mount(main) {
       settings.draw_pile_choice = checked("draw_pile_choice");
       settings.draw_pile_tops_up = checked("draw_pile_tops_up");
     }
-    const body = { name: value("name"), settings, start: start.value, opens_at: new Date(value("opens_at")).toISOString() };
+    return { settings, start: start.value };
+  }
+
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = { name: value("name"), ...chosen(), opens_at: new Date(value("opens_at")).toISOString() };
     if (start.value !== "together") body.closes_at = new Date(value("closes_at")).toISOString();
     if (value("seed")) body.seed = value("seed");
     Object.assign(body, access.values());
@@ -120,8 +130,6 @@ export function mount(main) {
     }
   });
 
-  const managed = manage();
   main.append(el("section", { class: "page narrow-page organise-page" },
-    el("h1", {}, "Organise a tournament"), form, result, clubsPanel(() => { access.refresh(); managed.refresh(); }),
-    managed.node));
+    el("h1", {}, "Organise a tournament"), form, result, clubs.node, managed.node));
 }

@@ -1,8 +1,7 @@
-// The organiser's page, clubs: create a club, open one made earlier (or by another organiser who
-// added you), each leading to its own page (#/club/<id>). The server keeps no list of an
-// organiser's clubs for the browser, so this browser remembers the ones it made or opened.
+// The organiser's page, clubs: create a club, see the ones it organises (made here, on another
+// device, or by another organiser who added it), each leading to its own page (#/club/<id>).
 
-import { api, knownClubs, rememberClub } from "../lib/api.js";
+import { adminToken, api, knownClubs, rememberClub, rememberClubs } from "../lib/api.js";
 import { el, explain, notify } from "../lib/ui.js";
 
 /** The organiser's clubs as <option>s (a tournament's or a schedule's `club`). */
@@ -49,6 +48,7 @@ export function accessFields(prefix) {
   };
 }
 
+/** The clubs panel: {node, load}; load() lists the clubs again (after the token changes). */
 export function clubsPanel(onChange) {
   const list = el("ul", { class: "club-list", "data-field": "clubs" });
   const name = el("input", { id: "c-name", "data-field": "club-name", maxlength: 80, required: true, placeholder: "Class 5B" });
@@ -97,9 +97,20 @@ export function clubsPanel(onChange) {
       error.hidden = false;
     }
   });
+  /** The clubs the token of this tab organises, as the server lists them (on any device). */
+  function load() {
+    if (!adminToken()) return;
+    api.admin("GET", "/api/clubs").then((clubs) => {
+      rememberClubs(clubs);
+      draw();
+      onChange();
+    }).catch(() => {});  // without the list (offline, a wrong token) the clubs known here stay shown
+  }
   draw();
-  return el("section", { class: "manage-clubs" }, el("h2", {}, "Clubs"),
+  load();
+  const node = el("section", { class: "manage-clubs" }, el("h2", {}, "Clubs"),
     el("p", { class: "muted" }, "A class or a club: import its members, print their sign-in codes, share an invite, ",
       "and run tournaments for its members only."),
     create, error, list, open);
+  return { node, load };
 }

@@ -4,7 +4,7 @@
 
 import { api } from "../lib/api.js";
 import { accessFields } from "./organise_clubs.js";
-import { el, notify } from "../lib/ui.js";
+import { clock, describeSettings, downloadCsv, el, notify } from "../lib/ui.js";
 
 const EVERY = { hour: 60, day: 1440, week: 10080 };
 
@@ -95,9 +95,10 @@ function tournamentRow(tour, refresh, detail) {
       }
     }, "danger"));
   }
-  if (tour.status === "finished") {
-    actions.push(el("a", { class: "btn small", href: `/api/tournaments/${tour.id}/standings.csv`,
-      download: `tournament-${tour.id}-standings.csv`, "data-action": "standings-csv" }, "Download results (CSV)"));
+  if (tour.status !== "cancelled") {  // live standings for its organisers, the final ones once finished
+    actions.push(el("button", { class: "btn small", type: "button", "data-action": "standings-csv",
+      onclick: () => downloadCsv(`/api/tournaments/${tour.id}/standings.csv`, `tournament-${tour.id}-standings.csv`) },
+      tour.status === "finished" ? "Download results (CSV)" : "Standings so far (CSV)"));
   }
   const who = [tour.club ? `${tour.club.name} only` : null, tour.entry_code ? `code ${tour.entry_code}` : null,
     tour.listed === false ? "unlisted" : null].filter(Boolean).join(", ");
@@ -107,7 +108,7 @@ function tournamentRow(tour, refresh, detail) {
     el("td", { class: "row" }, ...actions));
 }
 
-function schedulesPanel(access) {
+function schedulesPanel(access, chosen) {
   const list = el("div", { class: "schedules" });
   const name = el("input", { name: "schedule-name", id: "s-name", maxlength: 80, required: true, placeholder: "Evening cup" });
   const every = el("select", { id: "s-every" }, Object.keys(EVERY).map((k) => el("option", { value: k, selected: k === "day" }, `every ${k}`)));
@@ -118,6 +119,8 @@ function schedulesPanel(access) {
   const form = el("form", { class: "panel schedule-form" },
     el("div", { class: "grid2" }, field("Name", name), field("Repeat", every), field("At (UTC)", at),
       field("Open for (minutes)", open), field("Created ahead (minutes)", ahead)),
+    el("p", { class: "muted small" }, "Each tournament it creates takes the game, time limit, undo and fair-play " +
+      "settings chosen in the form at the top of this page."),
     access.node,
     el("button", { class: "btn primary", type: "submit", "data-action": "schedule" }, "Create the schedule"));
 
@@ -126,6 +129,8 @@ function schedulesPanel(access) {
     if (!schedules) return;
     list.replaceChildren(...schedules.map((s) => el("div", { class: "panel", "data-schedule": s.id },
       el("strong", {}, s.name), ` — every ${s.every_minutes} min, open ${s.open_minutes} min; `,
+      el("span", { "data-field": "schedule-game" }, `${describeSettings(s.settings)}, ${clock(s.settings.time_limit)}`,
+        s.start === "together" ? ", everyone starts together" : "", "; "),
       s.active ? `next opens ${when(s.next_opens_at)}` : "stopped",
       ` · tournaments: ${s.tournaments.join(", ") || "none yet"} `,
       s.club ? `· ${s.club.name} only ` : "", s.entry_code ? `· code ${s.entry_code} ` : "",
@@ -142,7 +147,7 @@ function schedulesPanel(access) {
     const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(),
       minutes < 1440 ? now.getUTCHours() : hh, mm));
     while (first < now) first.setTime(first.getTime() + minutes * 60000);
-    const out = await act(api.admin("POST", "/api/schedules", { name: name.value, every_minutes: minutes,
+    const out = await act(api.admin("POST", "/api/schedules", { ...chosen(), name: name.value, every_minutes: minutes,
       first_opens_at: first.toISOString(), open_minutes: Number(open.value), ahead_minutes: Number(ahead.value),
       ...access.values() }),
     "Schedule created");
@@ -152,11 +157,11 @@ function schedulesPanel(access) {
 }
 
 /** The management sections, appended under the creation form: {node, refresh} (refresh: the club lists). */
-export function manage() {
+export function manage(chosen) {
   const body = el("tbody", {});
   const detail = el("div", { class: "manage-detail" });
   const access = accessFields("s");
-  const schedules = schedulesPanel(access);
+  const schedules = schedulesPanel(access, chosen);
   async function refresh() {
     const tours = await act(api.admin("GET", "/api/tournaments?limit=200"));
     if (tours) body.replaceChildren(...tours.map((t) => tournamentRow(t, refresh, detail)));
