@@ -47,6 +47,7 @@ ORGANISER: list[dict[str, list[str]]] = [{"admin": []}, {"organiser": []}]
 # Either: a club's organisers and members; its organisers (a token optional once finished).
 MIXED_ROUTES: dict[tuple[str, str], list[dict[str, list[str]]]] = {
     ("get", "/api/clubs/{club_id}/members"): [*ORGANISER, {"player": []}],
+    ("get", "/api/clubs"): [*ORGANISER, {"player": []}],
     ("get", "/api/tournaments/{tournament_id}/standings.csv"): [*ORGANISER, {}],
 }
 
