@@ -1,0 +1,1 @@
+"""The competition pages in the browser: series, teams, ratings, several deals, practice, analysis."""

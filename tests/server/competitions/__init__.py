@@ -1,0 +1,1 @@
+"""Tests of series, team battles, ratings, several deals, practice and analysis."""
