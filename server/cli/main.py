@@ -1,8 +1,9 @@
 """``spidertour``: the project's one command line.
 
 The server (``serve``, ``migrate``, ``schema``), the organiser's commands against a running server
-(``tournament``, ``schedule``, ``organiser``, ``club``, ``integrity``, ``leaderboard``), the engine's
-(``deal``, ``replay``) and the tools around it (``solve``, ``verify``, ``bots``, ``bench``).
+(``tournament``, ``schedule``, ``organiser``, ``club``, ``integrity``, ``leaderboard``), the ratings
+on the database (``ratings``), the engine's (``deal``, ``replay``) and the tools around it (``solve``,
+``verify``, ``bots``, ``bench``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from spidertour.engine.cli import add_commands as add_engine_commands
 
-from . import communities, schedules, schema, serve, solve, tournaments, verify
+from . import communities, ratings, schedules, schema, serve, solve, tournaments, verify
 from .bots import command as bots
 
 
@@ -33,6 +34,7 @@ def parser() -> argparse.ArgumentParser:
     tournaments.add_commands(sub)  # tournament create|edit|close|cancel|entries|disqualify, integrity, leaderboard
     schedules.add_commands(sub)  # schedule create|list|stop
     communities.add_commands(sub)  # organiser create|list|revoke, club create|roster|members|invite|...
+    ratings.add_commands(sub)  # ratings rebuild|show
     add_engine_commands(sub)  # deal, replay
     solve.add_command(sub)  # solve --variant V --suits N --seed S [--entry K] [--budget SECONDS]
     verify.add_command(sub)  # verify [--server URL] [--replays FILE] TOURNAMENT_ID

@@ -28,6 +28,7 @@ from ..communities.messages import (
     Roster,
     RosterNames,
 )
+from ..competitions.profiles import PlayerProfile
 from ..fairplay.messages import IntegrityReport
 from ..operations.errors import ErrorBody
 from ..operations.health import Health
@@ -78,6 +79,7 @@ def json_schema() -> dict[str, Any]:
             ClubJoin,
             RosterNames,
             Roster,
+            PlayerProfile,
             MemberCode,
             Health,
             ErrorBody,

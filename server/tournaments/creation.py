@@ -53,6 +53,9 @@ def tournament_out(row: asyncpg.Record, viewer: Viewer | None = None) -> p.Tourn
         listed=row["listed"],
         entry_code_needed=row["entry_code"] is not None,
         entry_code=row["entry_code"] if manages else None,
+        rated=row["rated"],
+        rating_min=row["rating_min"],
+        rating_max=row["rating_max"],
     )
 
 
@@ -195,4 +198,6 @@ def access_of(data: p.TournamentCreate | p.ScheduleCreate, organiser_id: int | N
     ):
         raise HTTPException(status_code=400, detail="the entry code must be printable, without spaces at its ends")
     listed = data.listed if data.listed is not None else (data.club is None and data.entry_code is None)
-    return store.Access(organiser_id, data.club, data.entry_code, listed)
+    if data.rating_min is not None and data.rating_max is not None and data.rating_min > data.rating_max:
+        raise HTTPException(status_code=400, detail="rating_min may not exceed rating_max")
+    return store.Access(organiser_id, data.club, data.entry_code, listed, data.rated, data.rating_min, data.rating_max)

@@ -9,6 +9,7 @@ from litestar import Request, get, post
 from litestar.exceptions import HTTPException, PermissionDeniedException
 
 from ..communities.store import is_member
+from ..competitions.ratings import limit_refusal
 from ..core import core_of
 from ..fairplay.limits import limit_guard, limiter_of
 from ..lib.http import strict_body
@@ -45,8 +46,9 @@ async def _entry_code(request: Request[Any, Any, Any]) -> str | None:
 
 
 async def check_access(request: Request[Any, Any, Any], tour: asyncpg.Record, player_id: int, code: str | None) -> None:
-    """403 saying what is missing: the club's membership, the entry code, or the right one. A
-    wrong code costs a second join from the address's allowance, so codes are not guessed."""
+    """403 saying what is missing: the club's membership, the entry code, or the right one, or a
+    rating within the tournament's limits. A wrong code costs a second join from the address's
+    allowance, so codes are not guessed."""
     missing = []
     if tour["club_id"] is not None and not await is_member(core_of(request).db, tour["club_id"], player_id):
         missing.append(f"club members only: join the club {tour['club_name']!r} (id {tour['club_id']}) first")
@@ -57,6 +59,9 @@ async def check_access(request: Request[Any, Any, Any], tour: asyncpg.Record, pl
             limiter = limiter_of(request)
             await limiter.take(core_of(request).config.limits["join"], limiter.bucket_hash(request))
             missing.append("wrong entry code")
+    refused = await limit_refusal(core_of(request).db, player_id, tour)
+    if refused:
+        missing.append(refused)
     if missing:
         raise PermissionDeniedException("; ".join(missing))
 
@@ -71,7 +76,8 @@ async def check_access(request: Request[Any, Any, Any], tour: asyncpg.Record, pl
 async def join(request: Request[Any, Any, Any], tournament_id: int) -> p.Entry:
     """Player: join a tournament (one entry per player): while it is open, or until its opening
     time when it starts together. A club's tournament takes its members only; one with an entry
-    code takes the body ``{"entry_code": "..."}`` (403 saying what is missing). Limited per client
+    code takes the body ``{"entry_code": "..."}``; one with rating limits, players rated within
+    them (403 saying what is missing). Limited per client
     address (429 with Retry-After); a wrong code counts twice."""
     db = core_of(request).db
     player = await require_player(request)

@@ -15,6 +15,8 @@ from ..communities.messages import ClubRef as ClubRef
 from ..communities.messages import OrganiserRef as OrganiserRef
 
 EntryCode = Annotated[str, Meta(min_length=4, max_length=64)]
+# A rating limit: an ordinal (mu - 3 sigma) of the tournament's game (docs/competitions.md, Ratings).
+RatingLimit = Annotated[float, Meta(ge=-1000, le=1000)]
 
 
 class GameSettings(Struct, forbid_unknown_fields=True):
@@ -56,6 +58,11 @@ class TournamentCreate(Struct, forbid_unknown_fields=True):
     club: Annotated[int, Meta(ge=1)] | None = None
     entry_code: EntryCode | None = None
     listed: bool | None = None
+    # Ratings: a rated tournament updates its entrants' ratings of its game when it finishes; the
+    # limits keep out players whose rating (ordinal) of that game lies outside them.
+    rated: bool = True
+    rating_min: RatingLimit | None = None
+    rating_max: RatingLimit | None = None
 
 
 class Par(Struct):
@@ -131,6 +138,9 @@ class ScheduleCreate(Struct, forbid_unknown_fields=True):
     club: Annotated[int, Meta(ge=1)] | None = None
     entry_code: EntryCode | None = None
     listed: bool | None = None
+    rated: bool = True
+    rating_min: RatingLimit | None = None
+    rating_max: RatingLimit | None = None
 
 
 class Schedule(Struct):
@@ -151,6 +161,9 @@ class Schedule(Struct):
     club: ClubRef | None = None
     listed: bool = True
     entry_code: str | None = None  # shown to its organisers
+    rated: bool = True
+    rating_min: float | None = None
+    rating_max: float | None = None
 
 
 class Tournament(Struct):
@@ -175,6 +188,9 @@ class Tournament(Struct):
     listed: bool = True  # false: left out of the public list, readable by id
     entry_code_needed: bool = False  # joining takes {"entry_code": ...}
     entry_code: str | None = None  # shown to its organisers (and the owner) only
+    rated: bool = True  # its finish updates the ratings of its game ("variant/suits")
+    rating_min: float | None = None  # only players rated (ordinal) at least this in its game may join
+    rating_max: float | None = None  # ... and at most this
 
 
 class JoinBody(Struct, forbid_unknown_fields=True):

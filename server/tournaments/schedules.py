@@ -150,6 +150,9 @@ async def schedule_out(db: asyncpg.Pool, row: Any) -> p.Schedule:
         club=None if row["club_id"] is None else p.ClubRef(id=row["club_id"], name=row["club_name"]),
         listed=template.get("listed", True),
         entry_code=template.get("entry_code"),
+        rated=template.get("rated", True),
+        rating_min=template.get("rating_min"),
+        rating_max=template.get("rating_max"),
     )
 
 
@@ -165,6 +168,10 @@ def template_of(data: p.ScheduleCreate) -> dict[str, Any]:
     if data.entry_code is not None:
         template["entry_code"] = data.entry_code
     template["listed"] = data.listed if data.listed is not None else (data.club is None and data.entry_code is None)
+    template["rated"] = data.rated
+    for limit in ("rating_min", "rating_max"):
+        if getattr(data, limit) is not None:
+            template[limit] = getattr(data, limit)
     return template
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import asyncpg
 
+from ..competitions import ratings
 from ..play import store as play_store
 from ..storage.pool import Connection, Db
 from ..storage.sql import RANK_ORDER, STATUS_SQL
@@ -16,6 +17,7 @@ from ..storage.sql import RANK_ORDER, STATUS_SQL
 TOURNAMENT_SQL = f"""
     SELECT t.id, t.name, t.settings, t.seed, t.salt, t.start, t.commitment, t.opens_at, t.closes_at, t.finished_at,
            t.cancelled_at, t.schedule_id, t.organiser_id, t.club_id, t.entry_code, t.listed,
+           t.rated, t.rating_min, t.rating_max,
            (SELECT o.name FROM organisers o WHERE o.id = t.organiser_id) AS organiser_name,
            (SELECT c.name FROM clubs c WHERE c.id = t.club_id) AS club_name,
            {STATUS_SQL} AS status,
@@ -38,12 +40,15 @@ MAX_ENTRANTS = (1 << 19) - 1
 
 @dataclass(frozen=True)
 class Access:
-    """Who runs a tournament (None: the owner) and who may see and join it."""
+    """Who runs a tournament (None: the owner), who may see and join it, and whether it is rated."""
 
     organiser_id: int | None = None
     club_id: int | None = None
     entry_code: str | None = None
     listed: bool = True
+    rated: bool = True
+    rating_min: float | None = None  # ordinal limits of the players who may join (competitions.ratings)
+    rating_max: float | None = None
 
 
 async def create_tournament(
@@ -73,10 +78,10 @@ async def create_tournament(
         tid = await conn.fetchval(
             """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at, certified,
                                         schedule_id, occurrence, salt, start, organiser_id, club_id, entry_code,
-                                        listed)
+                                        listed, rated, rating_min, rating_max)
                SELECT $1::text, $2::jsonb, $3::text, $4::text, $5::timestamptz, $6::timestamptz, $7::boolean,
                       $8::bigint, $9::timestamptz, $10::text, $11::text, $12::bigint, $13::bigint, $14::text,
-                      $15::boolean
+                      $15::boolean, $16::boolean, $17::float8, $18::float8
                 WHERE NOT EXISTS (SELECT 1 FROM tournaments WHERE schedule_id = $8 AND occurrence = $9)
                ON CONFLICT (schedule_id, occurrence) DO NOTHING RETURNING id""",
             name,
@@ -94,6 +99,9 @@ async def create_tournament(
             access.club_id,
             access.entry_code,
             access.listed,
+            access.rated,
+            access.rating_min,
+            access.rating_max,
         )
         if tid is not None and par is not None:
             await save_par(conn, tid, par)
@@ -260,8 +268,11 @@ async def entries_of_player(db: asyncpg.Pool, player_id: int) -> list[asyncpg.Re
 
 
 async def finish_due(db: asyncpg.Pool) -> list[tuple[int, list[asyncpg.Record]]]:
-    """Finish every closed tournament with no game still running; store its standings.
+    """Finish every closed tournament with no game still running; store its standings and, when it
+    is rated, update the ratings of its game (competitions.ratings), all in one transaction.
 
+    Finishes are stamped under the ratings' lock, each at its own clock time, so that the order of
+    ``finished_at, id`` is the order their ratings were applied in (``spidertour ratings rebuild``).
     Returns each tournament finished with its entries that never started (now absent).
     """
     finished = []
@@ -270,13 +281,17 @@ async def finish_due(db: asyncpg.Pool) -> list[tuple[int, list[asyncpg.Record]]]
             """SELECT t.id FROM tournaments t
                 WHERE t.finished_at IS NULL AND t.closes_at <= now()
                   AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.tournament_id = t.id AND e.status = 'playing')
+                ORDER BY t.id
                 FOR UPDATE SKIP LOCKED"""
         )
+        if due:
+            await ratings.lock(conn)
         for row in due:
             tid = row["id"]
             absent = await play_store.absent(conn, "tournament_id = $1", tid)
             await store_standings(conn, tid)
-            await conn.execute("UPDATE tournaments SET finished_at = now() WHERE id = $1", tid)
+            await conn.execute("UPDATE tournaments SET finished_at = clock_timestamp() WHERE id = $1", tid)
+            await ratings.apply(conn, tid)
             finished.append((tid, absent))
     return finished
 
@@ -416,6 +431,7 @@ async def disqualify(db: asyncpg.Pool, tournament_id: int, entry_id: int, reason
         )
         if finished:
             await store_standings(conn, tournament_id)
+            await ratings.rerate(conn, tournament_id)  # its game's ratings, recomputed without the entry
         return "ok"
 
 

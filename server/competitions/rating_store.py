@@ -1,0 +1,131 @@
+"""The SQL of ratings: the rated ranking of a finished tournament, current ratings, what each
+tournament did to them, the tournaments to apply in finish order, and a player's profile."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import asyncpg
+
+from ..storage.pool import Connection, Db
+
+RATINGS_LOCK = 0x5B1DE8  # advisory lock: ratings change in one transaction at a time, in finish order
+
+# The entrants a finished tournament rates: its stored standings (disqualified entries are not in
+# them) less the entries that never started a game.
+RATED_SQL = """
+    SELECT s.player_id, s.final_score, s.time_left, s.rank
+      FROM standings s
+     WHERE s.tournament_id = $1 AND s.status NOT IN ('joined', 'absent')
+     ORDER BY s.rank"""
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True)
+class Change:
+    """One rated entrant of one tournament: its rank there and its rating before and after."""
+
+    player_id: int
+    rank: int
+    before: Rating
+    after: Rating
+
+
+async def lock(conn: Connection) -> None:
+    """Hold the ratings until the transaction ends (finishes and rebuilds wait for each other)."""
+    await conn.execute("SELECT pg_advisory_xact_lock($1)", RATINGS_LOCK)
+
+
+async def rated_tournament(conn: Connection, tournament_id: int) -> asyncpg.Record | None:
+    """The tournament's settings when it is finished, not cancelled and rated; else None."""
+    return await conn.fetchrow(
+        """SELECT id, settings FROM tournaments
+            WHERE id = $1 AND rated AND finished_at IS NOT NULL AND cancelled_at IS NULL""",
+        tournament_id,
+    )
+
+
+async def rated_entrants(conn: Connection, tournament_id: int) -> list[asyncpg.Record]:
+    return await conn.fetch(RATED_SQL, tournament_id)
+
+
+async def current(conn: Connection, game: str, player_ids: list[int]) -> dict[int, Rating]:
+    rows = await conn.fetch(
+        "SELECT player_id, mu, sigma, games FROM ratings WHERE game = $1 AND player_id = ANY($2::bigint[])",
+        game,
+        player_ids,
+    )
+    return {r["player_id"]: Rating(r["mu"], r["sigma"], r["games"]) for r in rows}
+
+
+def _numbers(change: Change) -> tuple[float, float, float, float, int]:
+    return change.before.mu, change.before.sigma, change.after.mu, change.after.sigma, change.after.games
+
+
+async def save(conn: Connection, tournament_id: int, game: str, changes: list[Change]) -> None:
+    """The new ratings and the tournament's history rows (replacing any it had)."""
+    await conn.executemany(
+        """INSERT INTO ratings (player_id, game, mu, sigma, games) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (player_id, game) DO UPDATE
+              SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, updated_at = now()""",
+        [(c.player_id, game, c.after.mu, c.after.sigma, c.after.games) for c in changes],
+    )
+    await conn.executemany(
+        """INSERT INTO rating_history (tournament_id, player_id, game, rank, mu_before, sigma_before, mu, sigma, games)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           ON CONFLICT (tournament_id, player_id) DO UPDATE
+              SET game = excluded.game, rank = excluded.rank, mu_before = excluded.mu_before,
+                  sigma_before = excluded.sigma_before, mu = excluded.mu, sigma = excluded.sigma,
+                  games = excluded.games""",
+        [(tournament_id, c.player_id, game, c.rank, *_numbers(c)) for c in changes],
+    )
+
+
+async def forget(conn: Connection, game: str | None) -> None:
+    """Delete every rating and history row (of one game, or all)."""
+    await conn.execute("DELETE FROM rating_history WHERE game = $1 OR $1::text IS NULL", game)
+    await conn.execute("DELETE FROM ratings WHERE game = $1 OR $1::text IS NULL", game)
+
+
+async def rated_in_finish_order(conn: Connection) -> list[asyncpg.Record]:
+    """Every finished rated tournament (cancelled ones never count), in the order they finished."""
+    return await conn.fetch(
+        """SELECT id, settings FROM tournaments
+            WHERE rated AND finished_at IS NOT NULL AND cancelled_at IS NULL
+            ORDER BY finished_at, id"""
+    )
+
+
+async def rating_of(db: Db, player_id: int, game: str) -> Rating | None:
+    row = await db.fetchrow("SELECT mu, sigma, games FROM ratings WHERE player_id = $1 AND game = $2", player_id, game)
+    return None if row is None else Rating(row["mu"], row["sigma"], row["games"])
+
+
+async def ratings_of(db: Db, player_id: int) -> list[asyncpg.Record]:
+    return await db.fetch("SELECT game, mu, sigma, games FROM ratings WHERE player_id = $1 ORDER BY game", player_id)
+
+
+async def profile_player(db: Db, player_id: int) -> asyncpg.Record | None:
+    return await db.fetchrow("SELECT id, name, handle FROM players WHERE id = $1", player_id)
+
+
+async def recent_results(db: Db, player_id: int, limit: int) -> list[asyncpg.Record]:
+    """The player's latest ranked results in finished tournaments, newest first, with the rating
+    each rated one left it with."""
+    return await db.fetch(
+        """SELECT t.id AS tournament_id, t.name AS tournament, t.finished_at, t.settings, s.rank, s.final_score,
+                  (SELECT count(*) FROM standings a WHERE a.tournament_id = t.id) AS entrants,
+                  h.mu, h.sigma
+             FROM standings s JOIN tournaments t ON t.id = s.tournament_id
+             LEFT JOIN rating_history h ON h.tournament_id = s.tournament_id AND h.player_id = s.player_id
+            WHERE s.player_id = $1 AND t.finished_at IS NOT NULL AND t.cancelled_at IS NULL
+            ORDER BY t.finished_at DESC, t.id DESC LIMIT $2""",
+        player_id,
+        limit,
+    )

@@ -1,0 +1,129 @@
+"""Ratings per game: every finished rated tournament updates the OpenSkill Plackett-Luce rating of
+each entrant who started a game, in the order tournaments finished (docs/competitions.md).
+
+Who is rated: the tournament's stored standings (disqualified entries are not in them) less the
+entries that never started (joined or absent); fewer than two such entrants change nothing.
+Entrants equal in final score and time left share a rank (the entry order that breaks the tie in
+the standings says nothing of skill). New players start at the model's defaults. The number shown
+is the ordinal, ``mu - 3 sigma``.
+
+The same code applies a tournament at its finish and in ``spidertour ratings rebuild``, reading
+the previous ratings from PostgreSQL (double precision keeps Python's floats exactly), so a rebuild
+arrives at exactly the stored numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+from openskill.models import PlackettLuce
+
+from ..storage.pool import Connection, Db
+from . import rating_store as store
+from .rating_store import Change, Rating
+
+MODEL = PlackettLuce()
+DEFAULT = Rating(MODEL.mu, MODEL.sigma, 0)
+
+
+def game_of(settings: dict[str, Any]) -> str:
+    """The rating's game: ``"variant/suits"``, e.g. ``"spider78/2"``."""
+    return f"{settings['variant']}/{settings['suits']}"
+
+
+def ordinal(rating: Rating) -> float:
+    return float(MODEL.rating(mu=rating.mu, sigma=rating.sigma).ordinal())
+
+
+def shared_ranks(entrants: list[asyncpg.Record]) -> list[int]:
+    """Competition ranks (1, 1, 3, ...) of entrants in standings order: equal final score and time left tie."""
+    ranks: list[int] = []
+    for i, row in enumerate(entrants):
+        before = entrants[i - 1] if i else None
+        tied = before is not None and (before["final_score"], before["time_left"]) == (
+            row["final_score"],
+            row["time_left"],
+        )
+        ranks.append(ranks[-1] if tied else i + 1)
+    return ranks
+
+
+def rate(entrants: list[asyncpg.Record], known: dict[int, Rating]) -> list[Change]:
+    """The new ratings of one tournament's rated entrants (in standings order); none under two."""
+    if len(entrants) < 2:
+        return []
+    ranks = shared_ranks(entrants)
+    before = [known.get(row["player_id"], DEFAULT) for row in entrants]
+    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+    after = MODEL.rate(teams, ranks=[float(rank) for rank in ranks])
+    return [
+        Change(row["player_id"], rank, old, Rating(float(new[0].mu), float(new[0].sigma), old.games + 1))
+        for row, rank, old, new in zip(entrants, ranks, before, after, strict=True)
+    ]
+
+
+async def _apply(conn: Connection, tournament_id: int, settings: dict[str, Any]) -> int:
+    game = game_of(settings)
+    entrants = await store.rated_entrants(conn, tournament_id)
+    known = await store.current(conn, game, [row["player_id"] for row in entrants])
+    changes = rate(entrants, known)
+    if changes:
+        await store.save(conn, tournament_id, game, changes)
+    return len(changes)
+
+
+async def lock(conn: Connection) -> None:
+    """Take the ratings' lock: finishes that follow it are stamped, and applied, in one order."""
+    await store.lock(conn)
+
+
+async def apply(conn: Connection, tournament_id: int) -> int:
+    """Rate a tournament just finished, in its finishing transaction (after its standings are stored,
+    under ``lock``). Returns how many entrants were rated (0: unrated, or fewer than two)."""
+    found = await store.rated_tournament(conn, tournament_id)
+    if found is None:
+        return 0
+    return await _apply(conn, tournament_id, found["settings"])
+
+
+async def rebuild(conn: Connection, game: str | None = None) -> tuple[int, int]:
+    """Recompute every rating (of one game, or all) from the stored standings of the finished rated
+    tournaments, in finish order, replacing what was stored. Returns (tournaments, results) applied."""
+    async with conn.transaction():
+        await store.lock(conn)
+        await store.forget(conn, game)
+        tournaments = results = 0
+        for row in await store.rated_in_finish_order(conn):
+            if game is not None and game_of(row["settings"]) != game:
+                continue
+            rated = await _apply(conn, row["id"], row["settings"])
+            tournaments += rated > 0
+            results += rated
+        return tournaments, results
+
+
+async def rerate(conn: Connection, tournament_id: int) -> None:
+    """The standings of a finished tournament changed (a disqualification): its game is rebuilt."""
+    found = await store.rated_tournament(conn, tournament_id)
+    if found is not None:
+        await rebuild(conn, game_of(found["settings"]))
+
+
+async def limit_refusal(db: Db, player_id: int, tournament: asyncpg.Record) -> str | None:
+    """Why the player's rating in the tournament's game keeps it out (its rating_min/rating_max), or None."""
+    low, high = tournament["rating_min"], tournament["rating_max"]
+    if low is None and high is None:
+        return None
+    game = game_of(tournament["settings"])
+    found = await store.rating_of(db, player_id, game)
+    value = ordinal(found or DEFAULT)
+    if found is None:
+        yours = f"you are unrated in {game}, which counts as the model's default rating {value:.2f}"
+    else:
+        yours = f"your {game} rating is {value:.2f}"
+    if low is not None and value < low:
+        return f"rated players only from {low:g}: {yours}, below the minimum {low:g}"
+    if high is not None and value > high:
+        return f"rated players only up to {high:g}: {yours}, above the maximum {high:g}"
+    return None
