@@ -14,7 +14,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from spidertour.engine.cli import add_commands as add_engine_commands
 
-from . import communities, ratings, schedules, schema, serve, solve, tournaments, verify
+from . import communities, schedules, schema, serve, solve, tournaments, verify
 from .bots import command as bots
 
 
@@ -34,7 +34,7 @@ def parser() -> argparse.ArgumentParser:
     tournaments.add_commands(sub)  # tournament create|edit|close|cancel|entries|disqualify, integrity, leaderboard
     schedules.add_commands(sub)  # schedule create|list|stop
     communities.add_commands(sub)  # organiser create|list|revoke, club create|roster|members|invite|...
-    ratings.add_commands(sub)  # ratings rebuild|show
+    serve.add_ratings_commands(sub)  # ratings rebuild|show
     add_engine_commands(sub)  # deal, replay
     solve.add_command(sub)  # solve --variant V --suits N --seed S [--entry K] [--budget SECONDS]
     verify.add_command(sub)  # verify [--server URL] [--replays FILE] TOURNAMENT_ID

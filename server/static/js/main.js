@@ -13,6 +13,7 @@ const ROUTES = [
   [/^#\/settings$/, () => import("./pages/settings.js")],
   [/^#\/account$/, () => import("./pages/account.js")],
   [/^#\/me$/, () => import("./pages/me.js")],
+  [/^#\/player\/(\d+)$/, () => import("./competitions/profile.js")],
   [/^#\/join\/(\d+)(?:\/([^/]+))?$/, () => import("./pages/join.js")],
   [/^#\/club\/(\d+)\/join\/([^/]+)$/, () => import("./pages/join.js").then((m) => ({ mount: m.mountClub }))],
   [/^#\/club\/(\d+)(?:\/(codes))?$/, () => import("./pages/club.js")],

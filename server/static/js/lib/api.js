@@ -99,6 +99,8 @@ export const api = {
   signOut: () => call("DELETE", "/api/sessions/current", { token: token() }),
   signOutEverywhere: () => call("DELETE", "/api/sessions", { token: token() }),
   club: (id) => call("GET", `/api/clubs/${id}`),
+  /** A player's public profile: ratings per game and latest results. */
+  profile: (id) => call("GET", `/api/players/${id}`),
   clubMembers: (id) => call("GET", `/api/clubs/${id}/members`, { token: token() }),
   joinClub: (id, invite) => call("POST", `/api/clubs/${id}/members`, { body: { invite }, token: token() }),
   async myEntries(tok = token()) {

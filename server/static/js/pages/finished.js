@@ -89,7 +89,8 @@ export function mount(main, tidText) {
     for (const s of standings) {
       body.append(el("tr", { "data-entry": s.entry_id, class: mine.has(s.entry_id) ? "mine" : null },
         el("td", { class: "num" }, s.rank),
-        el("td", {}, s.player, mine.has(s.entry_id) ? el("span", { class: "you-tag" }, "you") : null),
+        el("td", {}, el("a", { href: `#/player/${s.player_id}`, "data-action": "profile" }, s.player),
+          mine.has(s.entry_id) ? el("span", { class: "you-tag" }, "you") : null),
         el("td", { class: "num score" }, s.score),
         el("td", { class: "num opt of-par", "data-field": "of-par" }, ofPar(s.score, t.par)),
         el("td", {}, el("span", { class: `badge st-${s.status}` }, STATUS_NAMES[s.status] || s.status)),

@@ -82,7 +82,8 @@ export function mount(main) {
           el("tbody", {}, rows)))
         : el("p", { class: "muted", "data-field": "results" }, "No entries yet: join a tournament in the ",
           el("a", { href: "#/lobby" }, "lobby"), "."),
-      el("p", {}, el("a", { class: "btn ghost", href: "#/account" }, "Account and signing out")));
+      el("p", { class: "row" }, el("a", { class: "btn ghost", href: `#/player/${me.id}`, "data-action": "profile" },
+        "My public profile and ratings"), el("a", { class: "btn ghost", href: "#/account" }, "Account and signing out")));
   }
 
   page.append(el("h1", {}, "My page"), el("p", { class: "muted" }, "Loading\u2026"));

@@ -62,6 +62,12 @@ export function mount(main) {
           "Stops reading the deal off another account's screen: each entry gets the same deal with suits, " +
           "columns and piles renamed; scores are unchanged."))),
     access.node,
+    el("fieldset", { class: "rating-fields" }, el("legend", {}, "Ratings"),
+      check("rated", "Rated", true, "Its final standings update the players' ratings of this game."),
+      el("div", { class: "grid2" },
+        field("Lowest rating", f("rating_min", { type: "number", step: "any", min: -1000, max: 1000, placeholder: "none" })),
+        field("Highest rating", f("rating_max", { type: "number", step: "any", min: -1000, max: 1000, placeholder: "none" }))),
+      el("small", { class: "muted" }, "Players rated outside these limits in this game may not join (a new player counts as 0).")),
     field("Seed", f("seed", { maxlength: 256, placeholder: "leave empty: a random one" }),
       "Secret until the tournament is finished; only its commitment is published. A short seed is safe: " +
       "the commitment also covers a random 128-bit salt the server keeps secret until then."),
@@ -91,7 +97,8 @@ export function mount(main) {
 
   const value = (name) => form.querySelector(`#f-${name}`).value.trim();
   const checked = (name) => form.querySelector(`#f-${name}`).checked;
-  /** The game and fair-play settings chosen in the form: {settings, start} (schedules take them too). */
+  /** The game, fair-play and rating settings chosen in the form: {settings, start, rated, rating_min,
+   * rating_max} (schedules take them too). */
   function chosen() {
     const settings = {
       variant: variant.value, suits: Number(suits.value), free_column: checked("free_column"), undo: checked("undo"),
@@ -102,7 +109,8 @@ export function mount(main) {
       settings.draw_pile_choice = checked("draw_pile_choice");
       settings.draw_pile_tops_up = checked("draw_pile_tops_up");
     }
-    return { settings, start: start.value };
+    const limit = (name) => (value(name) === "" ? null : Number(value(name)));
+    return { settings, start: start.value, rated: checked("rated"), rating_min: limit("rating_min"), rating_max: limit("rating_max") };
   }
 
   form.addEventListener("submit", async (e) => {

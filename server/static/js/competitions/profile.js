@@ -1,0 +1,70 @@
+// A player's public profile (#/player/<id>): name, @handle, the rating of every game it was rated
+// in (the ordinal, mu - 3 sigma, rounded, and the games rated) and its latest results, each
+// linked to the tournament's final standings.
+
+import { api, player } from "../lib/api.js";
+import { el, explain, fill, VARIANT_NAMES, when } from "../lib/ui.js";
+
+/** "spider78/2" as "Spider 78, 2 suits". */
+export function gameName(game) {
+  const [variant, suits] = game.split("/");
+  return `${VARIANT_NAMES[variant] || variant}, ${suits} suit${suits === "1" ? "" : "s"}`;
+}
+
+const rounded = (x) => (x === null || x === undefined ? "\u2013" : (Math.round(x * 10) / 10).toFixed(1));
+
+export function mount(main, id) {
+  const page = el("section", { class: "page narrow-page profile-page", "data-player": id });
+  main.append(page);
+  let alive = true;
+
+  function ratingsTable(ratings) {
+    const games = Object.keys(ratings).sort();
+    if (!games.length) return el("p", { class: "muted", "data-field": "ratings" }, "Not rated yet: ratings come from finished rated tournaments.");
+    return el("div", { class: "table-wrap" }, el("table", { class: "standings ratings", "data-field": "ratings" },
+      el("thead", {}, el("tr", {}, el("th", {}, "Game"), el("th", { class: "num" }, "Rating"), el("th", { class: "num" }, "Games"))),
+      el("tbody", {}, games.map((g) => el("tr", { "data-game": g },
+        el("td", {}, gameName(g)),
+        el("td", { class: "num score", "data-field": "rating", title: `mu ${ratings[g].mu.toFixed(2)}, sigma ${ratings[g].sigma.toFixed(2)}` },
+          rounded(ratings[g].ordinal)),
+        el("td", { class: "num", "data-field": "games" }, ratings[g].games))))));
+  }
+
+  function resultsTable(recent) {
+    if (!recent.length) return el("p", { class: "muted", "data-field": "recent" }, "No finished tournament yet.");
+    return el("div", { class: "table-wrap" }, el("table", { class: "standings results", "data-field": "recent" },
+      el("thead", {}, el("tr", {}, ...["Tournament", "Rank", "Score", "Rating"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, recent.map((r) => el("tr", { "data-tournament": r.tournament_id },
+        el("td", {}, el("a", { href: `#/finished/${r.tournament_id}` }, r.tournament),
+          el("div", { class: "muted small" }, `${gameName(r.game)} \u00b7 ${when(r.finished_at)}`)),
+        el("td", { class: "num", "data-field": "rank" }, `${r.rank}/${r.entrants}`),
+        el("td", { class: "num score", "data-field": "score" }, r.final_score),
+        el("td", { class: "num", "data-field": "rating" }, r.rating === null ? "unrated" : rounded(r.rating)))))));
+  }
+
+  async function load() {
+    let profile;
+    try {
+      profile = await api.profile(id);
+    } catch (err) {
+      if (alive) fill(page, el("h1", {}, "Player"), el("p", { class: "error", "data-field": "error" }, explain(err)));
+      return;
+    }
+    if (!alive) return;
+    document.title = `${profile.name} \u2013 spidertour`;
+    const me = player();
+    fill(page,
+      el("h1", {}, el("span", { "data-field": "name" }, profile.name),
+        profile.handle ? el("small", { class: "muted handle", "data-field": "handle" }, ` @${profile.handle}`) : null),
+      me && me.id === profile.id ? el("p", { class: "muted" }, "Your public profile. ", el("a", { href: "#/me" }, "My page")) : null,
+      el("h2", {}, "Ratings"), ratingsTable(profile.ratings),
+      el("p", { class: "muted small" }, "A rating is mu \u2212 3 sigma of the OpenSkill model: it rises as results confirm it."),
+      el("h2", {}, "Latest results"), resultsTable(profile.recent));
+  }
+
+  page.append(el("h1", {}, "Player"), el("p", { class: "muted" }, "Loading\u2026"));
+  load();
+  return () => {
+    alive = false;
+  };
+}
