@@ -44,6 +44,9 @@ def run_tournament_create(args: argparse.Namespace) -> int:
         "club": args.club,
         "entry_code": args.entry_code,
         "listed": args.listed,
+        "rated": args.rated,
+        "rating_min": args.rating_min,
+        "rating_max": args.rating_max,
     }
     try:
         data = msgspec.convert({k: v for k, v in body.items() if v is not None}, TournamentCreate)
@@ -233,6 +236,9 @@ def add_commands(sub: Any) -> None:
     create.add_argument("--club", type=an_id, help="only this club's members may join (a club you organise)")
     create.add_argument("--entry-code", help="joining takes this code (4-64 characters)")
     create.add_argument("--listed", type=on_off, help="in the public list (default: on unless --club or --entry-code)")
+    create.add_argument("--rated", type=on_off, help="its finish updates its players' ratings (default: on)")
+    create.add_argument("--rating-min", type=float, help="only players rated (ordinal) at least this in its game")
+    create.add_argument("--rating-max", type=float, help="only players rated (ordinal) at most this in its game")
     add_server_options(create)
     create.set_defaults(run=run_tournament_create)
 
