@@ -52,6 +52,8 @@ MIXED_ROUTES: dict[tuple[str, str], list[dict[str, list[str]]]] = {
 }
 # Any valid token is welcome (each sees its own): 401 without one, never 403.
 OWN_ONLY = {("get", "/api/clubs")}
+# Anyone, no token: no security listed.
+PUBLIC_ROUTES = {("get", "/api/players/{player_id}")}
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +78,8 @@ def test_bearer_schemes_are_declared_and_used(spec: dict[str, Any]) -> None:
     assert schemes["player"] == {**schemes["player"], "type": "http", "scheme": "bearer"}
     assert schemes["organiser"] == {**schemes["organiser"], "type": "http", "scheme": "bearer"}
     ops = operations(spec)
-    assert set(ops) >= ADMIN_ROUTES | ORGANISER_ROUTES | PLAYER_ROUTES | set(MIXED_ROUTES)
+    assert set(ops) >= ADMIN_ROUTES | ORGANISER_ROUTES | PLAYER_ROUTES | set(MIXED_ROUTES) | PUBLIC_ROUTES
+    assert all(ops[key].get("security") is None for key in PUBLIC_ROUTES)
     for key, op in ops.items():
         expected: list[dict[str, list[str]]] | None = (
             [{"admin": []}]
