@@ -77,8 +77,8 @@ async def join(request: Request[Any, Any, Any], tournament_id: int) -> p.Entry:
     """Player: join a tournament (one entry per player): while it is open, or until its opening
     time when it starts together. A club's tournament takes its members only; one with an entry
     code takes the body ``{"entry_code": "..."}``; one with rating limits, players rated within
-    them (403 saying what is missing). Limited per client
-    address (429 with Retry-After); a wrong code counts twice."""
+    them (403 saying what is missing). Limited per client address (429 with Retry-After); a wrong
+    code counts twice."""
     db = core_of(request).db
     player = await require_player(request)
     code = await _entry_code(request)
