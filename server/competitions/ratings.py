@@ -14,7 +14,8 @@ arrives at exactly the stored numbers.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import asyncpg
 from openskill.models import PlackettLuce
@@ -27,6 +28,12 @@ MODEL = PlackettLuce()
 DEFAULT = Rating(MODEL.mu, MODEL.sigma, 0)
 
 
+class Ranked(Protocol):
+    """A rated entrant as the standings hold it: ``player_id``, ``final_score``, ``time_left``."""
+
+    def __getitem__(self, key: str) -> Any: ...
+
+
 def game_of(settings: dict[str, Any]) -> str:
     """The rating's game: ``"variant/suits"``, e.g. ``"spider78/2"``."""
     return f"{settings['variant']}/{settings['suits']}"
@@ -36,7 +43,7 @@ def ordinal(rating: Rating) -> float:
     return float(MODEL.rating(mu=rating.mu, sigma=rating.sigma).ordinal())
 
 
-def shared_ranks(entrants: list[asyncpg.Record]) -> list[int]:
+def shared_ranks(entrants: Sequence[Ranked]) -> list[int]:
     """Competition ranks (1, 1, 3, ...) of entrants in standings order: equal final score and time left tie."""
     ranks: list[int] = []
     for i, row in enumerate(entrants):
@@ -49,7 +56,7 @@ def shared_ranks(entrants: list[asyncpg.Record]) -> list[int]:
     return ranks
 
 
-def rate(entrants: list[asyncpg.Record], known: dict[int, Rating]) -> list[Change]:
+def rate(entrants: Sequence[Ranked], known: dict[int, Rating]) -> list[Change]:
     """The new ratings of one tournament's rated entrants (in standings order); none under two."""
     if len(entrants) < 2:
         return []

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import asyncpg
 from openskill.models import PlackettLuce
 
+from spidertour.server.competitions.ratings import rate, shared_ranks
+from spidertour.server.storage.migrations import migrate
 from tests.client import Api
 from tests.server.helpers import assert_error, fetch, spidertour, unique
+from tests.server.players.test_migrated_guests import migrate_up_to
 
 from .rating_kit import ONE_SUIT, Plan, create, finish, finished, play, players, profile
 
@@ -232,3 +236,39 @@ async def test_a_disqualification_after_the_finish_rerates_the_game(api: Api, se
     stored = await snapshot(database_url)
     rebuild(database_url)
     assert await snapshot(database_url) == stored
+
+
+def test_entrants_equal_in_score_and_time_share_a_rank() -> None:
+    rows: list[dict[str, Any]] = [
+        {"player_id": 1, "final_score": 125, "time_left": 30, "rank": 1},
+        {"player_id": 2, "final_score": 25, "time_left": 10, "rank": 2},
+        {
+            "player_id": 3,
+            "final_score": 25,
+            "time_left": 10,
+            "rank": 3,
+        },  # tied: the entry order breaks it in the standings
+        {"player_id": 4, "final_score": 25, "time_left": 9, "rank": 4},
+    ]
+    assert shared_ranks(rows) == [1, 2, 2, 4]
+    changes = rate(rows, {})
+    assert [c.rank for c in changes] == [1, 2, 2, 4]
+    assert changes[1].after == changes[2].after and changes[0].after.mu > changes[1].after.mu > changes[3].after.mu
+    assert rate(rows[:1], {}) == []  # one rated entrant: nothing changes
+
+
+async def test_tournaments_finished_before_ratings_stay_unrated(fresh_database_url: str, tmp_path: Path) -> None:
+    await migrate_up_to(fresh_database_url, 8, tmp_path / "schema")
+    conn = await asyncpg.connect(fresh_database_url)
+    try:
+        made = """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at, finished_at)
+                  VALUES ($1, '{"variant": "spider78", "suits": 2}', 's', 'c', now() - interval '2 hours',
+                          now() - interval '1 hour', $2) RETURNING id"""
+        old = await conn.fetchval(made, "finished before", datetime.now(UTC))
+        running = await conn.fetchval(made, "still to finish", None)
+        await migrate(conn)  # the rest, as a server does at its start
+        rated = {r["id"]: r["rated"] for r in await conn.fetch("SELECT id, rated FROM tournaments")}
+        assert rated == {old: False, running: True}
+        assert await conn.fetchval("SELECT count(*) FROM ratings") == 0
+    finally:
+        await conn.close()
