@@ -28,6 +28,7 @@ from ..communities.messages import (
     Roster,
     RosterNames,
 )
+from ..competitions.series.messages import Series, SeriesCreate, SeriesStanding, SeriesTournamentAdd
 from ..fairplay.messages import IntegrityReport
 from ..operations.errors import ErrorBody
 from ..operations.health import Health
@@ -82,6 +83,10 @@ def json_schema() -> dict[str, Any]:
             Health,
             ErrorBody,
             IntegrityReport,
+            SeriesCreate,
+            SeriesTournamentAdd,
+            Series,
+            SeriesStanding,
             ClientMessage,
             ServerMessage,
         ],

@@ -53,6 +53,7 @@ def tournament_out(row: asyncpg.Record, viewer: Viewer | None = None) -> p.Tourn
         listed=row["listed"],
         entry_code_needed=row["entry_code"] is not None,
         entry_code=row["entry_code"] if manages else None,
+        series=row["series_id"],
     )
 
 
@@ -180,6 +181,7 @@ async def create_tournament(
         schedule,
         data.start,
         access_of(data, organiser_id),
+        data.series,
     )
     if tid is None:
         return None

@@ -56,6 +56,7 @@ class TournamentCreate(Struct, forbid_unknown_fields=True):
     club: Annotated[int, Meta(ge=1)] | None = None
     entry_code: EntryCode | None = None
     listed: bool | None = None
+    series: Annotated[int, Meta(ge=1)] | None = None  # a series the caller runs: the tournament joins it
 
 
 class Par(Struct):
@@ -131,6 +132,7 @@ class ScheduleCreate(Struct, forbid_unknown_fields=True):
     club: Annotated[int, Meta(ge=1)] | None = None
     entry_code: EntryCode | None = None
     listed: bool | None = None
+    series: Annotated[int, Meta(ge=1)] | None = None  # every tournament it creates joins this series
 
 
 class Schedule(Struct):
@@ -151,6 +153,7 @@ class Schedule(Struct):
     club: ClubRef | None = None
     listed: bool = True
     entry_code: str | None = None  # shown to its organisers
+    series: int | None = None  # the series its tournaments join
 
 
 class Tournament(Struct):
@@ -175,6 +178,7 @@ class Tournament(Struct):
     listed: bool = True  # false: left out of the public list, readable by id
     entry_code_needed: bool = False  # joining takes {"entry_code": ...}
     entry_code: str | None = None  # shown to its organisers (and the owner) only
+    series: int | None = None  # the series it belongs to
 
 
 class JoinBody(Struct, forbid_unknown_fields=True):
