@@ -15,6 +15,7 @@ from spidertour.engine.cli import add_commands as add_engine_commands
 
 from . import communities, schedules, schema, serve, solve, tournaments, verify
 from .bots import command as bots
+from .competitions import series
 
 
 def _version() -> str:
@@ -33,6 +34,7 @@ def parser() -> argparse.ArgumentParser:
     tournaments.add_commands(sub)  # tournament create|edit|close|cancel|entries|disqualify, integrity, leaderboard
     schedules.add_commands(sub)  # schedule create|list|stop
     communities.add_commands(sub)  # organiser create|list|revoke, club create|roster|members|invite|...
+    series.add_commands(sub)  # series create|add|standings
     add_engine_commands(sub)  # deal, replay
     solve.add_command(sub)  # solve --variant V --suits N --seed S [--entry K] [--budget SECONDS]
     verify.add_command(sub)  # verify [--server URL] [--replays FILE] TOURNAMENT_ID
