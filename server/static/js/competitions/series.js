@@ -35,7 +35,7 @@ function standingsTable(rows) {
     el("td", { class: "num", "data-field": "best-rank" }, r.best_rank === null ? "–" : r.best_rank)));
   return el("div", { class: "table-wrap" }, el("table", { class: "standings series-standings", "data-field": "standings" },
     el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"), el("th", {}, "Player"), el("th", { class: "num" }, "Points"),
-      el("th", { class: "num opt" }, "Counted"), el("th", { class: "num" }, "Played"), el("th", { class: "num" }, "Best"))),
+      el("th", { class: "num opt" }, "Counted"), el("th", { class: "num" }, "Played"), el("th", { class: "num", title: "Best rank" }, "Best"))),
     el("tbody", {}, body.length ? body : el("tr", {}, el("td", { colspan: 6 }, "No finished tournament yet.")))));
 }
 
