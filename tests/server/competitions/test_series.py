@@ -10,13 +10,18 @@ from __future__ import annotations
 import csv
 import io
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
+
+import asyncpg
 
 from spidertour.server.competitions.series.points import Line, Result, result_points
 from spidertour.server.competitions.series.points import table as points_table
+from spidertour.server.storage.migrations import SCHEMA, migrate
 from tests.client import Api, bearer
 from tests.server.communities.kit import count, new_club, new_organiser, tournament_as
 from tests.server.helpers import assert_error, spidertour, unique, wait_status
+from tests.server.players.test_migrated_guests import migrate_up_to
 
 COLUMNS = ["player_id", "player", "handle", "points", "counted", "played", "best_rank"]
 
@@ -286,6 +291,21 @@ def test_the_command_line(api: Api, server: Any) -> None:
 def _name_and_handle(api: Api, who: tuple[int, str]) -> list[str]:
     me = api.http.get("/api/me", headers=bearer(who[1])).json()
     return [me["name"], me["handle"] or ""]
+
+
+async def test_tournaments_from_before_series_belong_to_none(fresh_database_url: str, tmp_path: Path) -> None:
+    await migrate_up_to(fresh_database_url, 8, tmp_path / "schema")
+    conn = await asyncpg.connect(fresh_database_url)
+    try:
+        tid = await conn.fetchval(
+            """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at)
+               VALUES ('Old cup', '{}', 's', 'c', now(), now() + interval '1 hour') RETURNING id"""
+        )
+        assert 9 in await migrate(conn, SCHEMA)  # the rest, as a server applies them at its start
+        assert await conn.fetchval("SELECT series_id FROM tournaments WHERE id = $1", tid) is None
+        assert await conn.fetchval("SELECT count(*) FROM series") == 0
+    finally:
+        await conn.close()
 
 
 # ------------------------------------------------------------------ the points rule alone, on hand-made results
