@@ -1,7 +1,7 @@
 """A season in the browser, on a phone, a desktop and a phone held sideways: an organiser creates
 a series on the organiser's page, a tournament and a schedule join it from their forms, and the
 series page shows the table (as the server works it out), the points rule in words, its
-tournaments with links and the CSV download."""
+tournaments with links (and their pages a link back) and the CSV download."""
 
 from __future__ import annotations
 
@@ -95,8 +95,11 @@ async def test_a_season_from_the_organisers_page_to_its_table(
         assert [s["series"] for s in schedules] == [series_id]
         await no_sideways_scroll(page)
 
-        # Finished: three players ranked in the order they joined.
+        # Its live leaderboard links to the series; finished, three players ranked in the order they joined.
+        await page.goto(f"/#/board/{tid}")
+        await expect(page.locator("[data-action=series]")).to_have_attribute("href", f"#/series/{series_id}")
         ids = finish(api, token, tid, ["Ann", "Bo", "Cy"])
+        await page.goto("/#/organise")
         await page.locator(f"[data-series='{series_id}'] [data-action=open-series]").click()
         await page.wait_for_url(f"**/#/series/{series_id}")
         await expect(page.locator("[data-field=series-name]")).to_have_text(name)
@@ -121,8 +124,12 @@ async def test_a_season_from_the_organisers_page_to_its_table(
         table: list[dict[str, Any]] = api.http.get(f"/api/series/{series_id}/standings").json()
         assert parsed == [{k: "" if v is None else str(v) for k, v in row.items()} for row in table]
 
+        # The finished tournament's page leads back to its series.
         await link.click()
         await page.wait_for_url(f"**/#/finished/{tid}")
+        await page.locator("[data-action=series]").click()
+        await page.wait_for_url(f"**/#/series/{series_id}")
+        await expect(page.locator("[data-field=standings] tbody tr")).to_have_count(3)
         assert errors == []
     finally:
         await ctx.close()
