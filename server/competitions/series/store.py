@@ -37,9 +37,19 @@ async def series(db: Db, series_id: int) -> asyncpg.Record | None:
     return await db.fetchrow(f"{SERIES_SQL} WHERE s.id = $1", series_id)
 
 
-async def every_series(db: asyncpg.Pool, limit: int, offset: int) -> list[asyncpg.Record]:
-    """Series, newest first."""
-    return await db.fetch(f"{SERIES_SQL} ORDER BY s.id DESC LIMIT $1 OFFSET $2", limit, offset)
+async def every_series(
+    db: asyncpg.Pool, limit: int, offset: int, seen: tuple[bool, bool, int | None, list[int]]
+) -> list[asyncpg.Record]:
+    """Series, newest first. ``seen``: (every one, series of no club too, an organiser's own, clubs' ones)."""
+    return await db.fetch(
+        f"""{SERIES_SQL}
+            WHERE $3::boolean OR ($4::boolean AND s.club_id IS NULL)
+               OR s.organiser_id = $5::bigint OR s.club_id = ANY($6::bigint[])
+            ORDER BY s.id DESC LIMIT $1 OFFSET $2""",
+        limit,
+        offset,
+        *seen,
+    )
 
 
 async def tournament(db: Db, tournament_id: int) -> asyncpg.Record | None:

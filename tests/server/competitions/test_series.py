@@ -19,7 +19,7 @@ from spidertour.server.competitions.series.points import Line, Result, result_po
 from spidertour.server.competitions.series.points import table as points_table
 from spidertour.server.storage.migrations import SCHEMA, migrate
 from tests.client import Api, bearer
-from tests.server.communities.kit import count, new_club, new_organiser, tournament_as
+from tests.server.communities.kit import account, count, new_club, new_organiser, tournament_as
 from tests.server.helpers import assert_error, spidertour, unique, wait_status
 from tests.server.players.test_migrated_guests import migrate_up_to
 
@@ -244,7 +244,7 @@ async def test_bad_bodies_change_nothing(api: Api, database_url: str) -> None:
     assert_error(api.http.get("/api/series", params={"limit": 0}), 400)
 
 
-def test_reading_and_listing(api: Api) -> None:
+async def test_reading_and_listing(api: Api, database_url: str) -> None:
     _, organiser = new_organiser(api)
     club = new_club(api, organiser)
     public = new_series(api, organiser, points=[5, 3])
@@ -255,6 +255,14 @@ def test_reading_and_listing(api: Api) -> None:
     assert public["id"] in anyone and members["id"] not in anyone
     theirs = {s["id"] for s in api.http.get("/api/series", headers=bearer(organiser)).json()}
     assert {public["id"], members["id"]} <= theirs
+    # A member of the club sees its series in the list too.
+    _, member = await account(api, database_url)
+    invite = api.http.get(f"/api/clubs/{club['id']}/invite", headers=bearer(organiser)).json()["invite"]
+    joined = api.http.post(f"/api/clubs/{club['id']}/members", json={"invite": invite}, headers=bearer(member))
+    assert joined.status_code == 201, joined.text
+    seen = {s["id"] for s in api.http.get("/api/series", headers=bearer(member)).json()}
+    assert {public["id"], members["id"]} <= seen
+    assert api.http.get("/api/series", params={"mine": "true"}, headers=bearer(member)).json() == []
     _, other = new_organiser(api)
     mine = api.http.get("/api/series", params={"mine": "true"}, headers=bearer(other)).json()
     assert mine == []
