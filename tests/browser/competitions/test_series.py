@@ -84,6 +84,7 @@ async def test_a_season_from_the_organisers_page_to_its_table(
         await expect(created).to_have_count(1)
         tid = int(await created.get_attribute("data-tournament") or 0)
         assert api.tournament(tid)["series"] == series_id
+        await expect(listed).to_contain_text("· 1 tournament")
 
         # The schedule form's Series select: every tournament the schedule makes joins.
         await expect(page.locator(f"#s-series option[value='{series_id}']")).to_have_count(1)

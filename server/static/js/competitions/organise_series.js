@@ -56,7 +56,7 @@ export function seriesPanel() {
 
   const draw = () => {
     list.replaceChildren(...(known.length ? known.map((s) => el("li", { "data-series": s.id },
-      el("span", {}, el("b", {}, s.name), el("span", { class: "muted" }, ` #${s.id} · ${s.tournaments.length} tournaments`)),
+      el("span", {}, el("b", {}, s.name), el("span", { class: "muted" }, ` #${s.id} · ${s.tournaments.length} tournament${s.tournaments.length === 1 ? "" : "s"}`)),
       el("a", { class: "btn small", href: `#/series/${s.id}`, "data-action": "open-series" }, "Standings")))
       : [el("li", { class: "muted" }, "No series yet.")]));
   };

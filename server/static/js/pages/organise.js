@@ -5,7 +5,7 @@ import { adminToken, api, setAdminToken } from "../lib/api.js";
 import { VARIANTS } from "../engine/index.js";
 import { manage } from "./organise_manage.js";
 import { accessFields, clubsPanel } from "./organise_clubs.js";
-import { seriesField, seriesPanel } from "../competitions/organise_series.js";
+import { loadSeries, seriesField, seriesPanel } from "../competitions/organise_series.js";
 import { clock, copyText, describeSettings, el, notify, VARIANT_NAMES } from "../lib/ui.js";
 
 function localInput(date) {
@@ -129,6 +129,7 @@ export function mount(main) {
         el("p", { class: "row" }, el("a", { class: "btn", href: "#/lobby" }, "Lobby"),
           el("a", { class: "btn ghost", href: `#/board/${t.id}` }, "Leaderboard"))));
       notify(`Tournament ${t.id} created`, "ok");
+      if (t.series) loadSeries();
     } catch (err) {
       notify(err.message, "error", 7000);
       result.replaceChildren(el("p", { class: "error", "data-field": "error" }, err.message));
