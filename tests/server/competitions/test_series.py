@@ -208,6 +208,12 @@ async def test_bad_bodies_change_nothing(api: Api, database_url: str) -> None:
         ({"points": "field"}, 400),
         ({"name": "x", "colour": "red"}, 400),
         ({"name": "x", "club": 2**62}, 400),
+        ({"name": "x", "club": 2**64 - 1}, 400),
+        ({"name": "x", "points": [2**70]}, 400),
+        ({"name": "x", "points": [1_000_001]}, 400),
+        ({"name": "x", "best_of": 2**70}, 400),
+        ({"name": "x\u0000y"}, 400),
+        ({"name": "x" * 101}, 400),
         ({"name": "x", "club": theirs["id"]}, 403),
     ]:
         assert_error(api.http.post("/api/series", json=body, headers=bearer(organiser)), status)
@@ -226,6 +232,7 @@ async def test_bad_bodies_change_nothing(api: Api, database_url: str) -> None:
     for body in [{}, {"tournament": str(tid)}, {"tournament": 0}, {"tournament": tid, "also": 1}]:
         assert_error(api.http.post(path, json=body, headers=bearer(organiser)), 400)
     assert_error(api.http.post(path, json={"tournament": 2**62}, headers=bearer(organiser)), 404, "no tournament")
+    assert_error(api.http.post(path, json={"tournament": 2**64 - 1}, headers=bearer(organiser)), 404, "no tournament")
     assert_error(
         api.http.post("/api/series/999999999/tournaments", json={"tournament": tid}, headers=bearer(organiser)), 404
     )
@@ -236,6 +243,10 @@ async def test_bad_bodies_change_nothing(api: Api, database_url: str) -> None:
         400,
         "no series",
     )
+    r = api.http.post("/api/tournaments", json={"name": "y", "series": 2**64 - 1}, headers=bearer(organiser))
+    assert_error(r, 400, "no series")
+    r = api.http.post("/api/tournaments", json={"name": "y", "club": 2**64 - 1}, headers=bearer(organiser))
+    assert_error(r, 400, "no club")
     assert api.tournament(tid)["series"] is None
     assert api.http.get(path.removesuffix("/tournaments")).json()["tournaments"] == []
     assert_error(api.http.get("/api/series/999999999"), 404)
