@@ -14,6 +14,7 @@ from litestar.types import ControllerRouterHandler
 
 from .communities import clubs, exports, organisers, roster
 from .competitions import profiles
+from .competitions.series import routes as series
 from .config import Config
 from .lib.http import JsonRequest
 from .lifespan import lifespan
@@ -44,6 +45,7 @@ ROUTES: list[ControllerRouterHandler] = [
     *roster.ROUTES,  # a club's member accounts from a list
     *exports.ROUTES,  # standings and club results as CSV
     *profiles.ROUTES,  # a player's public profile: ratings and latest results
+    *series.ROUTES,  # series: seasons and leagues, their tournaments and table
     play_socket,  # /ws/play/{entry_id}
     watch_socket,  # /ws/watch/{tournament_id}
     health,

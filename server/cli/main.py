@@ -16,6 +16,7 @@ from spidertour.engine.cli import add_commands as add_engine_commands
 
 from . import communities, schedules, schema, serve, solve, tournaments, verify
 from .bots import command as bots
+from .competitions import series
 
 
 def _version() -> str:
@@ -35,6 +36,7 @@ def parser() -> argparse.ArgumentParser:
     schedules.add_commands(sub)  # schedule create|list|stop
     communities.add_commands(sub)  # organiser create|list|revoke, club create|roster|members|invite|...
     serve.add_ratings_commands(sub)  # ratings rebuild|show
+    series.add_commands(sub)  # series create|add|standings
     add_engine_commands(sub)  # deal, replay
     solve.add_command(sub)  # solve --variant V --suits N --seed S [--entry K] [--budget SECONDS]
     verify.add_command(sub)  # verify [--server URL] [--replays FILE] TOURNAMENT_ID

@@ -29,6 +29,7 @@ from ..communities.messages import (
     RosterNames,
 )
 from ..competitions.profiles import PlayerProfile
+from ..competitions.series.messages import Series, SeriesCreate, SeriesStanding, SeriesTournamentAdd
 from ..fairplay.messages import IntegrityReport
 from ..operations.errors import ErrorBody
 from ..operations.health import Health
@@ -84,6 +85,10 @@ def json_schema() -> dict[str, Any]:
             Health,
             ErrorBody,
             IntegrityReport,
+            SeriesCreate,
+            SeriesTournamentAdd,
+            Series,
+            SeriesStanding,
             ClientMessage,
             ServerMessage,
         ],

@@ -17,7 +17,7 @@ from litestar.exceptions import HTTPException, NotAuthorizedException, Permissio
 from litestar.handlers import BaseRouteHandler
 
 from ..core import core_of
-from ..lib.http import bearer
+from ..lib.http import bearer, valid_id
 from ..lib.tokens import same_secret, token_hash
 from ..players.auth import require_player
 from . import store
@@ -118,7 +118,7 @@ async def require_club_use(db: asyncpg.Pool, viewer: Viewer, club_id: int | None
     """A tournament or schedule for this club: the club exists (400) and the caller organises it (403)."""
     if club_id is None:
         return
-    if await store.club(db, club_id) is None:
+    if not valid_id(club_id) or await store.club(db, club_id) is None:
         raise HTTPException(status_code=400, detail=f"no club {club_id}")
     if not (viewer.owner or club_id in viewer.organised):
         raise PermissionDeniedException(f"not your club: club {club_id} is organised by others")

@@ -56,6 +56,7 @@ def tournament_out(row: asyncpg.Record, viewer: Viewer | None = None) -> p.Tourn
         rated=row["rated"],
         rating_min=row["rating_min"],
         rating_max=row["rating_max"],
+        series=row["series_id"],
     )
 
 
@@ -183,6 +184,7 @@ async def create_tournament(
         schedule,
         data.start,
         access_of(data, organiser_id),
+        data.series,
     )
     if tid is None:
         return None

@@ -63,6 +63,7 @@ class TournamentCreate(Struct, forbid_unknown_fields=True):
     rated: bool = True
     rating_min: RatingLimit | None = None
     rating_max: RatingLimit | None = None
+    series: Annotated[int, Meta(ge=1)] | None = None  # a series the caller runs: the tournament joins it
 
 
 class Par(Struct):
@@ -141,6 +142,7 @@ class ScheduleCreate(Struct, forbid_unknown_fields=True):
     rated: bool = True
     rating_min: RatingLimit | None = None
     rating_max: RatingLimit | None = None
+    series: Annotated[int, Meta(ge=1)] | None = None  # every tournament it creates joins this series
 
 
 class Schedule(Struct):
@@ -164,6 +166,7 @@ class Schedule(Struct):
     rated: bool = True
     rating_min: float | None = None
     rating_max: float | None = None
+    series: int | None = None  # the series its tournaments join
 
 
 class Tournament(Struct):
@@ -191,6 +194,7 @@ class Tournament(Struct):
     rated: bool = True  # its finish updates the ratings of its game ("variant/suits")
     rating_min: float | None = None  # only players rated (ordinal) at least this in its game may join
     rating_max: float | None = None  # ... and at most this
+    series: int | None = None  # the series it belongs to
 
 
 class JoinBody(Struct, forbid_unknown_fields=True):

@@ -15,6 +15,7 @@ from spidertour.engine import Settings
 from spidertour.engine.solver import cut_at_time_limit
 
 from ..communities.identity import organiser_guard, require_club_use, viewer_of
+from ..competitions.series.access import require_series_use
 from ..core import core_of
 from ..lib.http import json_error, strict_body, valid_id
 from ..operations.openapi import ORGANISER, errors
@@ -51,6 +52,7 @@ async def post_tournament(request: Request[Any, Any, Any], data: p.TournamentCre
     body = await strict_body(request, p.TournamentCreate)
     viewer = await viewer_of(request)
     await require_club_use(core.db, viewer, body.club)
+    await require_series_use(core.db, viewer, body.series, body.club)
     created = await create_tournament(core.db, pars_of(request).solver, core.config, body, None, viewer.organiser_id)
     assert created is not None
     return created

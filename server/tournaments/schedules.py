@@ -15,6 +15,7 @@ from litestar import Request, delete, get, post
 from litestar.exceptions import HTTPException, NotFoundException
 
 from ..communities.identity import organiser_guard, require_club_use, require_manage, viewer_of
+from ..competitions.series.access import require_series_use
 from ..config import Config
 from ..core import core_of
 from ..lib.http import strict_body, valid_id
@@ -153,6 +154,7 @@ async def schedule_out(db: asyncpg.Pool, row: Any) -> p.Schedule:
         rated=template.get("rated", True),
         rating_min=template.get("rating_min"),
         rating_max=template.get("rating_max"),
+        series=template.get("series"),
     )
 
 
@@ -167,6 +169,8 @@ def template_of(data: p.ScheduleCreate) -> dict[str, Any]:
         template["club"] = data.club
     if data.entry_code is not None:
         template["entry_code"] = data.entry_code
+    if data.series is not None:
+        template["series"] = data.series
     template["listed"] = data.listed if data.listed is not None else (data.club is None and data.entry_code is None)
     template["rated"] = data.rated
     for limit in ("rating_min", "rating_max"):
@@ -190,6 +194,7 @@ async def create_schedule(request: Request[Any, Any, Any], data: p.ScheduleCreat
     data = await strict_body(request, p.ScheduleCreate)
     viewer = await viewer_of(request)
     await require_club_use(core.db, viewer, data.club)
+    await require_series_use(core.db, viewer, data.series, data.club)
     name = tournament_name(data.name)
     settings_from(data.settings)  # checked now; stored as given, filled in by each tournament's creation
     first = data.first_opens_at

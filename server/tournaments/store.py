@@ -16,7 +16,7 @@ from ..storage.sql import RANK_ORDER, STATUS_SQL
 
 TOURNAMENT_SQL = f"""
     SELECT t.id, t.name, t.settings, t.seed, t.salt, t.start, t.commitment, t.opens_at, t.closes_at, t.finished_at,
-           t.cancelled_at, t.schedule_id, t.organiser_id, t.club_id, t.entry_code, t.listed,
+           t.cancelled_at, t.schedule_id, t.organiser_id, t.club_id, t.entry_code, t.listed, t.series_id,
            t.rated, t.rating_min, t.rating_max,
            (SELECT o.name FROM organisers o WHERE o.id = t.organiser_id) AS organiser_name,
            (SELECT c.name FROM clubs c WHERE c.id = t.club_id) AS club_name,
@@ -65,6 +65,7 @@ async def create_tournament(
     schedule: tuple[int, datetime] | None = None,
     start: str = "own",
     access: Access | None = None,
+    series_id: int | None = None,
 ) -> int | None:
     """A new tournament; a certified one comes with the par its certification found, stored with it.
 
@@ -78,10 +79,10 @@ async def create_tournament(
         tid = await conn.fetchval(
             """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at, certified,
                                         schedule_id, occurrence, salt, start, organiser_id, club_id, entry_code,
-                                        listed, rated, rating_min, rating_max)
+                                        listed, rated, rating_min, rating_max, series_id)
                SELECT $1::text, $2::jsonb, $3::text, $4::text, $5::timestamptz, $6::timestamptz, $7::boolean,
                       $8::bigint, $9::timestamptz, $10::text, $11::text, $12::bigint, $13::bigint, $14::text,
-                      $15::boolean, $16::boolean, $17::float8, $18::float8
+                      $15::boolean, $16::boolean, $17::float8, $18::float8, $19::bigint
                 WHERE NOT EXISTS (SELECT 1 FROM tournaments WHERE schedule_id = $8 AND occurrence = $9)
                ON CONFLICT (schedule_id, occurrence) DO NOTHING RETURNING id""",
             name,
@@ -102,6 +103,7 @@ async def create_tournament(
             access.rated,
             access.rating_min,
             access.rating_max,
+            series_id,
         )
         if tid is not None and par is not None:
             await save_par(conn, tid, par)

@@ -17,6 +17,7 @@ const ROUTES = [
   [/^#\/join\/(\d+)(?:\/([^/]+))?$/, () => import("./pages/join.js")],
   [/^#\/club\/(\d+)\/join\/([^/]+)$/, () => import("./pages/join.js").then((m) => ({ mount: m.mountClub }))],
   [/^#\/club\/(\d+)(?:\/(codes))?$/, () => import("./pages/club.js")],
+  [/^#\/series\/(\d+)$/, () => import("./competitions/series.js")],
 ];
 
 let cleanup = null;

@@ -33,6 +33,8 @@ ORGANISER_ROUTES = {
     ("post", "/api/clubs/{club_id}/roster"),
     ("post", "/api/clubs/{club_id}/members/{player_id}/code"),
     ("get", "/api/clubs/{club_id}/results.csv"),
+    ("post", "/api/series"),
+    ("post", "/api/series/{series_id}/tournaments"),
 }
 PLAYER_ROUTES = {
     ("post", "/api/tournaments/{tournament_id}/entries"),

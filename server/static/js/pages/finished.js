@@ -45,7 +45,8 @@ export function mount(main, tidText) {
     page.append(el("header", { class: "page-head" }, el("h1", {}, t.name), el("span", { class: `badge st-${t.status}` }, t.status),
       certifiedBadge(t)),
       el("p", { class: "muted" }, describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)}`,
-        t.finished_at ? ` \u00b7 finished ${when(t.finished_at)}` : ""));
+        t.finished_at ? ` \u00b7 finished ${when(t.finished_at)}` : "",
+        t.series ? el("span", {}, " \u00b7 ", el("a", { href: `#/series/${t.series}`, "data-action": "series" }, "its series")) : ""));
     if (t.status === "cancelled") {
       page.append(el("p", { class: "panel", "data-field": "cancelled" },
         "The organiser cancelled this tournament: nobody is ranked. Its seed: ", el("code", {}, t.seed), "."));

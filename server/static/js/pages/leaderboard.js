@@ -142,7 +142,8 @@ export function mount(main, tidText) {
       meta.replaceChildren(describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)} \u00b7 `,
         el("span", { "data-field": "entrants" }, entrants || t.entrants), " entrants",
         ...(t.start === "together" && t.status === "scheduled"
-          ? [" \u00b7 everyone starts together: ", countdown(t.opens_at)] : []));
+          ? [" \u00b7 everyone starts together: ", countdown(t.opens_at)] : []),
+        ...(t.series ? [" \u00b7 ", el("a", { href: `#/series/${t.series}`, "data-action": "series" }, "its series")] : []));
       setStatus(t.status);
     } catch (err) {
       if (err.status === 404) unknown();

@@ -5,6 +5,7 @@ import { adminToken, api, setAdminToken } from "../lib/api.js";
 import { VARIANTS } from "../engine/index.js";
 import { manage } from "./organise_manage.js";
 import { accessFields, clubsPanel } from "./organise_clubs.js";
+import { loadSeries, seriesField, seriesPanel } from "../competitions/organise_series.js";
 import { clock, copyText, describeSettings, el, notify, VARIANT_NAMES } from "../lib/ui.js";
 
 function localInput(date) {
@@ -35,6 +36,7 @@ export function mount(main) {
   const suits = el("select", { name: "suits", id: "f-suits" });
   const result = el("div", { class: "created", "aria-live": "polite" });
   const access = accessFields("f");
+  const series = seriesField("f");
   const start = el("select", { name: "start", id: "f-start" },
     el("option", { value: "own" }, "Each entrant starts when ready"),
     el("option", { value: "together" }, "Everyone starts together at the opening time"));
@@ -68,6 +70,7 @@ export function mount(main) {
         field("Lowest rating", f("rating_min", { type: "number", step: "any", min: -1000, max: 1000, placeholder: "none" })),
         field("Highest rating", f("rating_max", { type: "number", step: "any", min: -1000, max: 1000, placeholder: "none" }))),
       el("small", { class: "muted" }, "Players rated outside these limits in this game may not join (a new player counts as 0).")),
+    series.node,
     field("Seed", f("seed", { maxlength: 256, placeholder: "leave empty: a random one" }),
       "Secret until the tournament is finished; only its commitment is published. A short seed is safe: " +
       "the commitment also covers a random 128-bit salt the server keeps secret until then."),
@@ -90,9 +93,11 @@ export function mount(main) {
   startChanged();
   const managed = manage(chosen);
   const clubs = clubsPanel(() => { access.refresh(); managed.refresh(); });
+  const seasons = seriesPanel();
   token.addEventListener("change", () => {
     setAdminToken(token.value.trim());
     clubs.load();
+    seasons.load();
   });
 
   const value = (name) => form.querySelector(`#f-${name}`).value.trim();
@@ -118,7 +123,7 @@ export function mount(main) {
     const body = { name: value("name"), ...chosen(), opens_at: new Date(value("opens_at")).toISOString() };
     if (start.value !== "together") body.closes_at = new Date(value("closes_at")).toISOString();
     if (value("seed")) body.seed = value("seed");
-    Object.assign(body, access.values());
+    Object.assign(body, access.values(), series.values());
     setAdminToken(token.value.trim());
     try {
       const t = await api.createTournament(body, token.value.trim());
@@ -132,6 +137,7 @@ export function mount(main) {
         el("p", { class: "row" }, el("a", { class: "btn", href: "#/lobby" }, "Lobby"),
           el("a", { class: "btn ghost", href: `#/board/${t.id}` }, "Leaderboard"))));
       notify(`Tournament ${t.id} created`, "ok");
+      if (t.series) loadSeries();
     } catch (err) {
       notify(err.message, "error", 7000);
       result.replaceChildren(el("p", { class: "error", "data-field": "error" }, err.message));
@@ -139,5 +145,5 @@ export function mount(main) {
   });
 
   main.append(el("section", { class: "page narrow-page organise-page" },
-    el("h1", {}, "Organise a tournament"), form, result, clubs.node, managed.node));
+    el("h1", {}, "Organise a tournament"), form, result, clubs.node, seasons.node, managed.node));
 }

@@ -4,6 +4,7 @@
 
 import { api } from "../lib/api.js";
 import { accessFields } from "./organise_clubs.js";
+import { seriesField } from "../competitions/organise_series.js";
 import { clock, describeSettings, downloadCsv, el, notify } from "../lib/ui.js";
 
 const EVERY = { hour: 60, day: 1440, week: 10080 };
@@ -116,12 +117,13 @@ function schedulesPanel(access, chosen) {
   const open = el("input", { id: "s-open", type: "number", min: 1, value: 60 });
   const ahead = el("input", { id: "s-ahead", type: "number", min: 0, value: 60 });
   const field = (label, input) => el("label", { class: "field" }, el("span", {}, label), input);
+  const series = seriesField("s");
   const form = el("form", { class: "panel schedule-form" },
     el("div", { class: "grid2" }, field("Name", name), field("Repeat", every), field("At (UTC)", at),
       field("Open for (minutes)", open), field("Created ahead (minutes)", ahead)),
     el("p", { class: "muted small" }, "Each tournament it creates takes the game, time limit, undo and fair-play " +
       "settings chosen in the form at the top of this page."),
-    access.node,
+    access.node, series.node,
     el("button", { class: "btn primary", type: "submit", "data-action": "schedule" }, "Create the schedule"));
 
   async function refresh() {
@@ -149,7 +151,7 @@ function schedulesPanel(access, chosen) {
     while (first < now) first.setTime(first.getTime() + minutes * 60000);
     const out = await act(api.admin("POST", "/api/schedules", { ...chosen(), name: name.value, every_minutes: minutes,
       first_opens_at: first.toISOString(), open_minutes: Number(open.value), ahead_minutes: Number(ahead.value),
-      ...access.values() }),
+      ...access.values(), ...series.values() }),
     "Schedule created");
     if (out) refresh();
   });
