@@ -53,6 +53,7 @@ def tournament_out(row: asyncpg.Record, viewer: Viewer | None = None) -> p.Tourn
         listed=row["listed"],
         entry_code_needed=row["entry_code"] is not None,
         entry_code=row["entry_code"] if manages else None,
+        teams=None if row["teams_top"] is None else p.TeamBattle(top=row["teams_top"]),
     )
 
 
@@ -180,6 +181,7 @@ async def create_tournament(
         schedule,
         data.start,
         access_of(data, organiser_id),
+        None if data.teams is None else data.teams.top,
     )
     if tid is None:
         return None

@@ -32,6 +32,13 @@ class GameSettings(Struct, forbid_unknown_fields=True):
     deal_variation: bool = False  # every entry plays the deal renamed: no two boards look alike
 
 
+class TeamBattle(Struct, forbid_unknown_fields=True):
+    """A team battle: every entrant plays for one of its clubs, and a team counts the sum of its
+    ``top`` best scores (docs/competitions.md)."""
+
+    top: Annotated[int, Meta(ge=1, le=50)]
+
+
 class TournamentCreate(Struct, forbid_unknown_fields=True):
     """Organiser: create a tournament. Times default to now and one hour later.
 
@@ -56,6 +63,7 @@ class TournamentCreate(Struct, forbid_unknown_fields=True):
     club: Annotated[int, Meta(ge=1)] | None = None
     entry_code: EntryCode | None = None
     listed: bool | None = None
+    teams: TeamBattle | None = None  # a team battle between clubs; null: none
 
 
 class Par(Struct):
@@ -131,6 +139,7 @@ class ScheduleCreate(Struct, forbid_unknown_fields=True):
     club: Annotated[int, Meta(ge=1)] | None = None
     entry_code: EntryCode | None = None
     listed: bool | None = None
+    teams: TeamBattle | None = None
 
 
 class Schedule(Struct):
@@ -151,6 +160,7 @@ class Schedule(Struct):
     club: ClubRef | None = None
     listed: bool = True
     entry_code: str | None = None  # shown to its organisers
+    teams: TeamBattle | None = None
 
 
 class Tournament(Struct):
@@ -175,12 +185,15 @@ class Tournament(Struct):
     listed: bool = True  # false: left out of the public list, readable by id
     entry_code_needed: bool = False  # joining takes {"entry_code": ...}
     entry_code: str | None = None  # shown to its organisers (and the owner) only
+    teams: TeamBattle | None = None  # a team battle: each entrant joins for one of its clubs
 
 
 class JoinBody(Struct, forbid_unknown_fields=True):
-    """Player: joining a tournament that takes an entry code (no body needed otherwise)."""
+    """Player: joining a tournament that takes an entry code or is a team battle (no body needed
+    otherwise). ``team``: the club (one of the player's) it plays for in a team battle."""
 
     entry_code: Annotated[str, Meta(max_length=64)] | None = None
+    team: Annotated[int, Meta(ge=1)] | None = None
 
 
 class Entry(Struct):

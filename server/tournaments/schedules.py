@@ -150,6 +150,7 @@ async def schedule_out(db: asyncpg.Pool, row: Any) -> p.Schedule:
         club=None if row["club_id"] is None else p.ClubRef(id=row["club_id"], name=row["club_name"]),
         listed=template.get("listed", True),
         entry_code=template.get("entry_code"),
+        teams=msgspec.convert(template["teams"], p.TeamBattle) if template.get("teams") else None,
     )
 
 
@@ -164,6 +165,8 @@ def template_of(data: p.ScheduleCreate) -> dict[str, Any]:
         template["club"] = data.club
     if data.entry_code is not None:
         template["entry_code"] = data.entry_code
+    if data.teams is not None:
+        template["teams"] = msgspec.to_builtins(data.teams)
     template["listed"] = data.listed if data.listed is not None else (data.club is None and data.entry_code is None)
     return template
 
