@@ -218,3 +218,4 @@ class Standing(Struct):
     score: int
     time_left: int | None
     status: str
+    team: ClubRef | None = None  # in a team battle, the club the entry plays for
