@@ -154,8 +154,7 @@ def by_hand(rows: list[dict[str, Any]], top: int) -> dict[int, tuple[int, list[i
     for row in sorted(rows, key=lambda r: r["rank"]):
         teams.setdefault(row["team"]["id"], []).append(row)
     return {
-        team: (sum(r["score"] for r in best[:top]), [r.get("entry_id") for r in best[:top]])
-        for team, best in teams.items()
+        team: (sum(r["score"] for r in best[:top]), [r["entry_id"] for r in best[:top]]) for team, best in teams.items()
     }
 
 
@@ -181,13 +180,15 @@ async def test_team_standings_live_rebuilt_and_final(
         await member_of(api, database_url, organiser, club, f"{club['name']}-{i}")
         for club, i in ((red, 1), (red, 2), (red, 3), (blue, 1))
     ]
-    entries = [join(api, tid, token, team=club["id"]).json() for token, club in zip(tokens, (red, red, red, blue))]
+    entries = [
+        join(api, tid, token, team=club["id"]).json() for token, club in zip(tokens, (red, red, red, blue), strict=True)
+    ]
     first = await next_teams(ws, lambda rows: len(rows) == 2 and len(rows[0]["counted"]) == 2)
     assert {r["team"]: r["score"] for r in first} == {red["id"]: 0, blue["id"]: 0}
 
     # Blue's one player reveals a card: 25 points put Blue ahead of Red's three at 0.
     players = []
-    for entry, token in zip(entries, tokens):
+    for entry, token in zip(entries, tokens, strict=True):
         player, _ = await Player.connect(server.ws_url, entry["id"], token)
         await player.start()
         players.append(player)
@@ -213,7 +214,7 @@ async def test_team_standings_live_rebuilt_and_final(
     assert page == {"tournament_id": tid, "status": "open", "top": 2, "teams": live}
     board = api.http.get(f"/api/tournaments/{tid}/leaderboard").json()["rows"]
     assert {r["entry_id"]: r["team"]["id"] for r in board} == {
-        e["id"]: c["id"] for e, c in zip(entries, (red, red, red, blue))
+        e["id"]: c["id"] for e, c in zip(entries, (red, red, red, blue), strict=True)
     }
     expected = by_hand(board, 2)
     assert {r["team"]: (r["score"], r["counted"]) for r in live} == expected
