@@ -44,6 +44,7 @@ def run_tournament_create(args: argparse.Namespace) -> int:
         "club": args.club,
         "entry_code": args.entry_code,
         "listed": args.listed,
+        "teams": None if args.teams_top is None else {"top": args.teams_top},
     }
     try:
         data = msgspec.convert({k: v for k, v in body.items() if v is not None}, TournamentCreate)
@@ -233,6 +234,9 @@ def add_commands(sub: Any) -> None:
     create.add_argument("--club", type=an_id, help="only this club's members may join (a club you organise)")
     create.add_argument("--entry-code", help="joining takes this code (4-64 characters)")
     create.add_argument("--listed", type=on_off, help="in the public list (default: on unless --club or --entry-code)")
+    create.add_argument(
+        "--teams-top", type=int, metavar="N", help="a team battle between clubs, each counting its N best scores (1-50)"
+    )
     add_server_options(create)
     create.set_defaults(run=run_tournament_create)
 

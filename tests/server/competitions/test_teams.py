@@ -17,7 +17,7 @@ from redis.asyncio import Redis
 from spidertour.server.watch.teams import rank_teams
 from tests.client import Api, Player, bearer
 from tests.server.communities.kit import account, new_club, new_organiser, tournament_as
-from tests.server.helpers import assert_error, reveal_move, watcher
+from tests.server.helpers import assert_error, reveal_move, spidertour, watcher
 
 SEED = "team-seed"
 SETTINGS = {"variant": "spider78", "suits": 2}
@@ -132,6 +132,15 @@ def test_a_schedule_carries_the_team_battle(api: Api) -> None:
     assert r.json()["teams"] == {"top": 3}
     made = r.json()["tournaments"]
     assert made and api.tournament(made[0])["teams"] == {"top": 3}
+
+
+def test_the_command_line_makes_a_team_battle(api: Api, server: Any, admin_token: str) -> None:
+    owner = {"SPIDERTOUR_URL": server.url, "ADMIN_TOKEN": admin_token}
+    done = spidertour("tournament", "create", "--name", "Teams by command", "--teams-top", "4", **owner)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["teams"] == {"top": 4}
+    refused = spidertour("tournament", "create", "--name", "Too many", "--teams-top", "51", **owner)
+    assert refused.returncode == 2 and "top" in refused.stderr
 
 
 # ----------------------------------------------------------------------------- live, rebuilt, final
