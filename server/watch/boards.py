@@ -163,6 +163,7 @@ class Boards:
                 score=row.score,
                 status="disqualified",
                 time_left=row.time_left,
+                team=row.team,
             )
             self.hub.changed(tournament_id, shown)
 

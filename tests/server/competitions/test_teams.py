@@ -265,3 +265,28 @@ async def test_team_standings_live_rebuilt_and_final(
     text = api.http.get(f"/api/tournaments/{tid}/standings.csv").text
     clubs = {row["player"]: row["club"] for row in csv.DictReader(io.StringIO(text))}
     assert clubs == {s["player"]: s["team"]["name"] for s in standings}
+
+
+async def test_a_disqualified_entry_leaves_its_team(api: Api, server: Any, database_url: str) -> None:
+    _, organiser = new_organiser(api)
+    green = new_club(api, organiser, "Green")
+    tour = tournament_as(api, organiser, seed=SEED, settings=SETTINGS, teams={"top": 1})
+    tid = tour["id"]
+    tokens = [await member_of(api, database_url, organiser, green, f"green-{i}") for i in range(2)]
+    best, other = [join(api, tid, token, team=green["id"]).json() for token in tokens]
+    player, _ = await Player.connect(server.ws_url, best["id"], tokens[0])
+    await player.start()
+    await player.play(reveal_move(SEED))
+    ws, _ = await watcher(server.ws_url, tid)
+    assert (await next_teams(ws, lambda rows: True))[0]["counted"] == [best["id"]]
+    r = api.http.post(
+        f"/api/tournaments/{tid}/entries/{best['id']}/disqualify",
+        json={"reason": "two accounts"},
+        headers=bearer(organiser),
+    )
+    assert r.status_code == 200, r.text
+    rows = await next_teams(ws, lambda rows: rows[0]["counted"] == [other["id"]])
+    assert rows == [{"rank": 1, "team": green["id"], "name": green["name"], "score": 0, "counted": [other["id"]]}]
+    assert api.http.get(f"/api/tournaments/{tid}/teams").json()["teams"] == rows
+    await ws.close()
+    await player.close()
