@@ -11,10 +11,12 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import asyncpg
+import msgspec
 import websockets
 from redis.asyncio import Redis
 
-from spidertour.server.watch.teams import rank_teams
+from spidertour.server.watch.teams import from_db, rank_teams
 from tests.client import Api, Player, bearer
 from tests.server.communities.kit import account, new_club, new_organiser, tournament_as
 from tests.server.helpers import assert_error, reveal_move, spidertour, watcher
@@ -227,6 +229,12 @@ async def test_team_standings_live_rebuilt_and_final(
     }
     expected = by_hand(board, 2)
     assert {r["team"]: (r["score"], r["counted"]) for r in live} == expected
+    # What PostgreSQL computes while Redis is out of reach: the same table.
+    pool = await asyncpg.create_pool(database_url, min_size=1, max_size=1)
+    try:
+        assert [msgspec.to_builtins(r) for r in await from_db(pool, tid, 2, final=False)] == live
+    finally:
+        await pool.close()
 
     # Redis loses the tournament's keys: the team standings come back equal from PostgreSQL.
     redis = Redis.from_url(redis_url)
