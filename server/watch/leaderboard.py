@@ -7,7 +7,7 @@ Keys of one tournament share the hash tag ``{t:ID}`` so a Redis Cluster keeps th
     PREFIX:{t:ID}:built  string       present once the set holds every entry (else: rebuild)
     PREFIX:{t:ID}:teams and PREFIX:{t:ID}:team:CLUB   a team battle's teams (``teams``)
 
-Redis holds nothing that PostgreSQL cannot give again: ``rebuild`` restores all three. Once a
+Redis holds nothing that PostgreSQL cannot give again: ``rebuild`` restores every key. Once a
 tournament is over, its final standings are PostgreSQL's and its keys are needed only by the last
 updates to its watchers: they expire ``FINISHED_SECONDS`` later (``expire``).
 """
