@@ -258,6 +258,14 @@ async def test_team_standings_live_rebuilt_and_final(
         assert time.monotonic() < deadline, "never finished"
         await asyncio.sleep(0.2)
     final = api.http.get(f"/api/tournaments/{tid}/teams").json()
+    redis = Redis.from_url(redis_url)
+    try:  # the finished battle's keys, its teams' sets included, expire
+        keys = [key async for key in redis.scan_iter(match=f"{redis_prefix}:{{t:{tid}}}:*")]
+        assert any(b":team:" in key for key in keys) and any(key.endswith(b":teams") for key in keys)
+        ttls = [await redis.ttl(key) for key in keys]
+        assert all(0 < ttl <= 600 for ttl in ttls), ttls
+    finally:
+        await redis.aclose()
     assert final["status"] == "finished"
     standings = api.http.get(f"/api/tournaments/{tid}/standings").json()
     assert all(s["team"] is not None for s in standings)
