@@ -13,7 +13,7 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
 from .communities import clubs, exports, organisers, roster
-from .competitions import profiles
+from .competitions import profiles, teams
 from .competitions.series import routes as series
 from .config import Config
 from .lib.http import JsonRequest
@@ -46,6 +46,7 @@ ROUTES: list[ControllerRouterHandler] = [
     *exports.ROUTES,  # standings and club results as CSV
     *profiles.ROUTES,  # a player's public profile: ratings and latest results
     *series.ROUTES,  # series: seasons and leagues, their tournaments and table
+    *teams.ROUTES,  # a team battle's team standings
     play_socket,  # /ws/play/{entry_id}
     watch_socket,  # /ws/watch/{tournament_id}
     health,

@@ -47,6 +47,7 @@ def run_tournament_create(args: argparse.Namespace) -> int:
         "rated": args.rated,
         "rating_min": args.rating_min,
         "rating_max": args.rating_max,
+        "teams": None if args.teams_top is None else {"top": args.teams_top},
     }
     try:
         data = msgspec.convert({k: v for k, v in body.items() if v is not None}, TournamentCreate)
@@ -239,6 +240,9 @@ def add_commands(sub: Any) -> None:
     create.add_argument("--rated", type=on_off, help="its finish updates its players' ratings (default: on)")
     create.add_argument("--rating-min", type=float, help="only players rated (ordinal) at least this in its game")
     create.add_argument("--rating-max", type=float, help="only players rated (ordinal) at most this in its game")
+    create.add_argument(
+        "--teams-top", type=int, metavar="N", help="a team battle between clubs, each counting its N best scores (1-50)"
+    )
     add_server_options(create)
     create.set_defaults(run=run_tournament_create)
 

@@ -167,8 +167,11 @@ async def export_tournament(db: asyncpg.Pool, tournament_id: int) -> asyncpg.Rec
     )
 
 
-CLUB_OF = """(SELECT c.name FROM club_members cm JOIN clubs c ON c.id = cm.club_id
-               WHERE cm.player_id = p.id ORDER BY (cm.club_id = t.club_id) DESC NULLS LAST, cm.club_id LIMIT 1)"""
+# The entry's club: its team in a team battle, else the tournament's club, else its first club.
+CLUB_OF = """coalesce((SELECT c.name FROM clubs c WHERE c.id = e.team_id),
+                   (SELECT c.name FROM club_members cm JOIN clubs c ON c.id = cm.club_id
+                     WHERE cm.player_id = p.id
+                     ORDER BY (cm.club_id = t.club_id) DESC NULLS LAST, cm.club_id LIMIT 1))"""
 
 
 async def final_rows(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:

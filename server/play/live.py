@@ -9,7 +9,7 @@ import asyncpg
 
 from spidertour.engine import Game, Result, Settings, move_from_json
 
-from ..watch.messages import Row
+from ..watch.messages import Row, TeamTag, team_of
 from . import store
 
 FINISHED = ("won", "ended", "timed_out", "absent")
@@ -34,6 +34,7 @@ class LiveGame:
     last_seq: int
     last_move: dict[str, Any] | None  # the last accepted move, to answer a resend of its seq
     last_result: Result | None
+    team: TeamTag | None = None  # in a team battle, the club the entry plays for
 
     @property
     def time_limit(self) -> int:
@@ -43,7 +44,7 @@ class LiveGame:
         """This entry as the leaderboard shows it."""
         game = self.game
         if game is None:
-            return Row(entry_id=self.entry_id, player=self.player, score=0, status=self.status)
+            return Row(entry_id=self.entry_id, player=self.player, score=0, status=self.status, team=self.team)
         return Row(
             entry_id=self.entry_id,
             player=self.player,
@@ -51,6 +52,7 @@ class LiveGame:
             status=self.status,
             time_left=game.time_left,
             deadline=self.deadline if self.status == "playing" else None,
+            team=self.team,
         )
 
 
@@ -80,6 +82,7 @@ async def load(db: asyncpg.Pool, entry_id: int) -> LiveGame | None:
         last_seq=row["last_seq"],
         last_move=None,
         last_result=None,
+        team=team_of(row),
     )
     if live.started is None:
         return live

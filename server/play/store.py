@@ -12,7 +12,8 @@ from ..storage.pool import Connection, Db
 PLAY_SQL = """
     SELECT e.id, e.tournament_id, e.player_id, p.name AS player, e.ordinal, e.status, e.score, e.final_score,
            e.time_left, e.started_at, e.deadline, e.moves, e.last_seq, e.epoch,
-           t.settings, t.seed, t.start, t.opens_at
+           t.settings, t.seed, t.start, t.opens_at,
+           e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
       FROM entries e JOIN players p ON p.id = e.player_id JOIN tournaments t ON t.id = e.tournament_id"""
 
 
@@ -50,8 +51,10 @@ async def start_together(db: asyncpg.Pool, tournament_id: int | None = None) -> 
                 WHERE t.id = e.tournament_id AND e.status = 'joined' AND t.start = 'together'
                   AND t.finished_at IS NULL AND t.opens_at <= now()
                   AND ($1::bigint IS NULL OR t.id = $1)
-            RETURNING e.id, e.tournament_id, e.ordinal, e.player_id, e.status, e.score, e.final_score, e.time_left)
-           SELECT u.*, p.name AS player FROM u JOIN players p ON p.id = u.player_id""",
+            RETURNING e.id, e.tournament_id, e.ordinal, e.player_id, e.status, e.score, e.final_score, e.time_left,
+                      e.team_id)
+           SELECT u.*, p.name AS player, (SELECT c.name FROM clubs c WHERE c.id = u.team_id) AS team_name
+             FROM u JOIN players p ON p.id = u.player_id""",
         tournament_id,
     )
 
@@ -133,8 +136,9 @@ async def time_out(db: asyncpg.Pool, entry_id: int | None = None) -> list[asyncp
         """WITH u AS (
                UPDATE entries SET status = 'timed_out', final_score = score, time_left = 0, ended_at = deadline
                 WHERE status = 'playing' AND deadline <= now() AND ($1::bigint IS NULL OR id = $1)
-            RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left)
-           SELECT u.*, p.name AS player FROM u JOIN players p ON p.id = u.player_id""",
+            RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left, team_id)
+           SELECT u.*, p.name AS player, (SELECT c.name FROM clubs c WHERE c.id = u.team_id) AS team_name
+             FROM u JOIN players p ON p.id = u.player_id""",
         entry_id,
     )
 
@@ -144,8 +148,9 @@ async def absent(conn: Connection, where: str, value: int) -> list[asyncpg.Recor
         f"""WITH u AS (
                 UPDATE entries SET status = 'absent', final_score = 0, time_left = 0, ended_at = now()
                  WHERE {where} AND status = 'joined'
-             RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left)
-            SELECT u.*, p.name AS player FROM u JOIN players p ON p.id = u.player_id""",
+             RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left, team_id)
+            SELECT u.*, p.name AS player, (SELECT c.name FROM clubs c WHERE c.id = u.team_id) AS team_name
+              FROM u JOIN players p ON p.id = u.player_id""",
         value,
     )
 

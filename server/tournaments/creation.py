@@ -57,6 +57,7 @@ def tournament_out(row: asyncpg.Record, viewer: Viewer | None = None) -> p.Tourn
         rating_min=row["rating_min"],
         rating_max=row["rating_max"],
         series=row["series_id"],
+        teams=None if row["teams_top"] is None else p.TeamBattle(top=row["teams_top"]),
     )
 
 
@@ -185,6 +186,7 @@ async def create_tournament(
         data.start,
         access_of(data, organiser_id),
         data.series,
+        None if data.teams is None else data.teams.top,
     )
     if tid is None:
         return None

@@ -10,6 +10,7 @@ from litestar.exceptions import HTTPException, PermissionDeniedException
 
 from ..communities.store import is_member
 from ..competitions.ratings import limit_refusal
+from ..competitions.teams import team_for, team_shape
 from ..core import core_of
 from ..fairplay.limits import limit_guard, limiter_of
 from ..lib.http import strict_body
@@ -38,11 +39,11 @@ def _entries_closed(tour: asyncpg.Record) -> str | None:
     return None
 
 
-async def _entry_code(request: Request[Any, Any, Any]) -> str | None:
-    """The join body's entry code: the body is optional (none, or ``{"entry_code": ...}``)."""
+async def _join_body(request: Request[Any, Any, Any]) -> p.JoinBody:
+    """The join body: optional (none, or ``{"entry_code": ..., "team": ...}``)."""
     if not await request.body():
-        return None
-    return (await strict_body(request, p.JoinBody)).entry_code
+        return p.JoinBody()
+    return await strict_body(request, p.JoinBody)
 
 
 async def check_access(request: Request[Any, Any, Any], tour: asyncpg.Record, player_id: int, code: str | None) -> None:
@@ -77,18 +78,22 @@ async def join(request: Request[Any, Any, Any], tournament_id: int) -> p.Entry:
     """Player: join a tournament (one entry per player): while it is open, or until its opening
     time when it starts together. A club's tournament takes its members only; one with an entry
     code takes the body ``{"entry_code": "..."}``; one with rating limits, players rated within
-    them (403 saying what is missing). Limited per client address (429 with Retry-After); a wrong
-    code counts twice."""
+    them (403 saying what is missing). In a team battle the player joins for one of its clubs:
+    ``{"team": CLUB_ID}`` (400 without it, 403 when not a member). Limited per client address (429
+    with Retry-After); a wrong code counts twice."""
     db = core_of(request).db
     player = await require_player(request)
-    code = await _entry_code(request)
+    body = await _join_body(request)
     tour = await find_tournament(db, tournament_id)
-    await check_access(request, tour, player["id"], code)
+    team_shape(tour["teams_top"], body.team, tournament_id)
+    await check_access(request, tour, player["id"], body.entry_code)
+    team = await team_for(db, body.team, player["id"])
     closed = _entries_closed(tour)
     if closed:
         raise HTTPException(status_code=409, detail=closed)
+    address = limiter_of(request).address_hash(request)
     try:
-        entry_id = await store.join(db, tournament_id, player["id"], limiter_of(request).address_hash(request))
+        entry_id = await store.join(db, tournament_id, player["id"], address, None if team is None else team.id)
     except store.JoinRefused as err:
         tour = await find_tournament(db, tournament_id)
         raise HTTPException(status_code=409, detail=_entries_closed(tour) or str(err)) from None
@@ -96,7 +101,7 @@ async def join(request: Request[Any, Any, Any], tournament_id: int) -> p.Entry:
     assert row is not None
     out = entry_out(row)
     await boards_of(request).publish(
-        tournament_id, row["ordinal"], Row(entry_id=out.id, player=out.player, score=0, status=out.status)
+        tournament_id, row["ordinal"], Row(entry_id=out.id, player=out.player, score=0, status=out.status, team=team)
     )
     return out
 

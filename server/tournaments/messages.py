@@ -34,6 +34,13 @@ class GameSettings(Struct, forbid_unknown_fields=True):
     deal_variation: bool = False  # every entry plays the deal renamed: no two boards look alike
 
 
+class TeamBattle(Struct, forbid_unknown_fields=True):
+    """A team battle: every entrant plays for one of its clubs, and a team counts the sum of its
+    ``top`` best scores (docs/competitions.md)."""
+
+    top: Annotated[int, Meta(ge=1, le=50)]
+
+
 class TournamentCreate(Struct, forbid_unknown_fields=True):
     """Organiser: create a tournament. Times default to now and one hour later.
 
@@ -64,6 +71,7 @@ class TournamentCreate(Struct, forbid_unknown_fields=True):
     rating_min: RatingLimit | None = None
     rating_max: RatingLimit | None = None
     series: Annotated[int, Meta(ge=1)] | None = None  # a series the caller runs: the tournament joins it
+    teams: TeamBattle | None = None  # a team battle between clubs; null: none
 
 
 class Par(Struct):
@@ -143,6 +151,7 @@ class ScheduleCreate(Struct, forbid_unknown_fields=True):
     rating_min: RatingLimit | None = None
     rating_max: RatingLimit | None = None
     series: Annotated[int, Meta(ge=1)] | None = None  # every tournament it creates joins this series
+    teams: TeamBattle | None = None
 
 
 class Schedule(Struct):
@@ -167,6 +176,7 @@ class Schedule(Struct):
     rating_min: float | None = None
     rating_max: float | None = None
     series: int | None = None  # the series its tournaments join
+    teams: TeamBattle | None = None
 
 
 class Tournament(Struct):
@@ -195,12 +205,15 @@ class Tournament(Struct):
     rating_min: float | None = None  # only players rated (ordinal) at least this in its game may join
     rating_max: float | None = None  # ... and at most this
     series: int | None = None  # the series it belongs to
+    teams: TeamBattle | None = None  # a team battle: each entrant joins for one of its clubs
 
 
 class JoinBody(Struct, forbid_unknown_fields=True):
-    """Player: joining a tournament that takes an entry code (no body needed otherwise)."""
+    """Player: joining a tournament that takes an entry code or is a team battle (no body needed
+    otherwise). ``team``: the club (one of the player's) it plays for in a team battle."""
 
     entry_code: Annotated[str, Meta(max_length=64)] | None = None
+    team: Annotated[int, Meta(ge=1)] | None = None
 
 
 class Entry(Struct):
@@ -225,3 +238,4 @@ class Standing(Struct):
     score: int
     time_left: int | None
     status: str
+    team: ClubRef | None = None  # in a team battle, the club the entry plays for

@@ -95,7 +95,13 @@ async def standings(
     if tour["status"] == "cancelled":  # nothing is ranked
         return []
     rows = await standing_rows(db, tournament_id, offset, limit)
-    return [p.Standing(**dict(r)) for r in rows]
+    return [standing_out(dict(r)) for r in rows]
+
+
+def standing_out(record: dict[str, Any]) -> p.Standing:
+    """A row of the standings, with its team (a club) in a team battle."""
+    team_id, team_name = record.pop("team_id", None), record.pop("team_name", None)
+    return p.Standing(**record, team=None if team_id is None else p.ClubRef(id=team_id, name=team_name or ""))
 
 
 @get(

@@ -155,6 +155,7 @@ async def schedule_out(db: asyncpg.Pool, row: Any) -> p.Schedule:
         rating_min=template.get("rating_min"),
         rating_max=template.get("rating_max"),
         series=template.get("series"),
+        teams=msgspec.convert(template["teams"], p.TeamBattle) if template.get("teams") else None,
     )
 
 
@@ -171,6 +172,8 @@ def template_of(data: p.ScheduleCreate) -> dict[str, Any]:
         template["entry_code"] = data.entry_code
     if data.series is not None:
         template["series"] = data.series
+    if data.teams is not None:
+        template["teams"] = msgspec.to_builtins(data.teams)
     template["listed"] = data.listed if data.listed is not None else (data.club is None and data.entry_code is None)
     template["rated"] = data.rated
     for limit in ("rating_min", "rating_max"):

@@ -16,7 +16,7 @@ from ..storage.sql import RANK_ORDER, STATUS_SQL
 
 TOURNAMENT_SQL = f"""
     SELECT t.id, t.name, t.settings, t.seed, t.salt, t.start, t.commitment, t.opens_at, t.closes_at, t.finished_at,
-           t.cancelled_at, t.schedule_id, t.organiser_id, t.club_id, t.entry_code, t.listed, t.series_id,
+           t.cancelled_at, t.schedule_id, t.organiser_id, t.club_id, t.entry_code, t.listed, t.series_id, t.teams_top,
            t.rated, t.rating_min, t.rating_max,
            (SELECT o.name FROM organisers o WHERE o.id = t.organiser_id) AS organiser_name,
            (SELECT c.name FROM clubs c WHERE c.id = t.club_id) AS club_name,
@@ -32,7 +32,8 @@ TOURNAMENT_SQL = f"""
 ENTRY_SQL = """
     SELECT e.id, e.tournament_id, e.player_id, p.name AS player, e.status, e.score, e.reveals, e.sequences,
            e.final_score, e.time_left, e.started_at, e.deadline, e.created_at, e.moves, e.last_seq, e.epoch,
-           e.ordinal, t.name AS tournament
+           e.ordinal, t.name AS tournament,
+           e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
       FROM entries e JOIN players p ON p.id = e.player_id JOIN tournaments t ON t.id = e.tournament_id"""
 
 MAX_ENTRANTS = (1 << 19) - 1
@@ -66,6 +67,7 @@ async def create_tournament(
     start: str = "own",
     access: Access | None = None,
     series_id: int | None = None,
+    teams_top: int | None = None,
 ) -> int | None:
     """A new tournament; a certified one comes with the par its certification found, stored with it.
 
@@ -79,10 +81,10 @@ async def create_tournament(
         tid = await conn.fetchval(
             """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at, certified,
                                         schedule_id, occurrence, salt, start, organiser_id, club_id, entry_code,
-                                        listed, rated, rating_min, rating_max, series_id)
+                                        listed, rated, rating_min, rating_max, series_id, teams_top)
                SELECT $1::text, $2::jsonb, $3::text, $4::text, $5::timestamptz, $6::timestamptz, $7::boolean,
                       $8::bigint, $9::timestamptz, $10::text, $11::text, $12::bigint, $13::bigint, $14::text,
-                      $15::boolean, $16::boolean, $17::float8, $18::float8, $19::bigint
+                      $15::boolean, $16::boolean, $17::float8, $18::float8, $19::bigint, $20::int
                 WHERE NOT EXISTS (SELECT 1 FROM tournaments WHERE schedule_id = $8 AND occurrence = $9)
                ON CONFLICT (schedule_id, occurrence) DO NOTHING RETURNING id""",
             name,
@@ -104,6 +106,7 @@ async def create_tournament(
             access.rating_min,
             access.rating_max,
             series_id,
+            teams_top,
         )
         if tid is not None and par is not None:
             await save_par(conn, tid, par)
@@ -221,10 +224,13 @@ class JoinRefused(Exception):
     """The entry was not made; the reason is for the player."""
 
 
-async def join(db: asyncpg.Pool, tournament_id: int, player_id: int, address_hash: bytes | None = None) -> int:
-    """A new entry, or JoinRefused: the player has one already, the tournament is full, or entries
-    are over (checked again here, under the tournament's row lock, so that no entry of a
-    tournament that starts together slips in after its start)."""
+async def join(
+    db: asyncpg.Pool, tournament_id: int, player_id: int, address_hash: bytes | None = None, team_id: int | None = None
+) -> int:
+    """A new entry (playing for the club ``team_id`` in a team battle), or JoinRefused: the player
+    has one already, the tournament is full, or entries are over (checked again here, under the
+    tournament's row lock, so that no entry of a tournament that starts together slips in after
+    its start)."""
     async with db.acquire() as conn, conn.transaction():
         if await conn.fetchval(
             "SELECT 1 FROM entries WHERE tournament_id = $1 AND player_id = $2", tournament_id, player_id
@@ -245,12 +251,14 @@ async def join(db: asyncpg.Pool, tournament_id: int, player_id: int, address_has
             )
             raise JoinRefused("the tournament is full" if full else "entries are closed")
         entry_id = await conn.fetchval(
-            """INSERT INTO entries (tournament_id, player_id, ordinal, address_hash) VALUES ($1, $2, $3, $4)
+            """INSERT INTO entries (tournament_id, player_id, ordinal, address_hash, team_id)
+               VALUES ($1, $2, $3, $4, $5)
                ON CONFLICT (tournament_id, player_id) DO NOTHING RETURNING id""",
             tournament_id,
             player_id,
             row["entry_count"],
             address_hash,
+            team_id,
         )
         if entry_id is None:
             raise JoinRefused("you already have an entry in this tournament")

@@ -24,8 +24,9 @@ from ..operations.metrics import REDIS_ERRORS
 from ..storage.redis_client import REDIS_FAILURES
 from . import store
 from .hub import Hub
-from .leaderboard import FINISHED_SECONDS, PARTS, Leaderboard
+from .leaderboard import FINISHED_SECONDS, Leaderboard, is_part
 from .messages import Row, row_of
+from .teams import TeamBoard
 
 log = logging.getLogger("spidertour")
 
@@ -34,7 +35,8 @@ class Boards:
     def __init__(self, redis: Redis, prefix: str) -> None:
         self.redis = redis
         self.board = Leaderboard(redis, prefix)
-        self.hub = Hub(redis, self.board, prefix)
+        self.teams = TeamBoard(redis, prefix)
+        self.hub = Hub(redis, self.board, prefix, self.teams)
         self.stale: set[int] = set()  # tournaments whose Redis board needs a rebuild
         self.unwritten: dict[int, set[int]] = {}  # tournament -> entries whose last board write failed
         # Many rows, one round trip.
@@ -113,7 +115,7 @@ class Boards:
         try:
             async for key in self.redis.scan_iter(match=pattern, count=1000):
                 tid, part = _parse_key(key, self.board.prefix)
-                if tid is not None and part in PARTS:
+                if tid is not None and is_part(part):
                     found.setdefault(tid, []).append(key)
             over = await store.over(db, sorted(found)) if found else []
             keys = [key for tid in over for key in found[tid]]
@@ -161,6 +163,7 @@ class Boards:
                 score=row.score,
                 status="disqualified",
                 time_left=row.time_left,
+                team=row.team,
             )
             self.hub.changed(tournament_id, shown)
 

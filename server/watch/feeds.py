@@ -4,7 +4,8 @@ A feed coalesces: at most 1 / ``FEED_SECONDS`` update messages a second go to it
 however many players move. A watcher that cannot keep up keeps only what it has not yet been
 sent, merged, so it never slows the feed, other watchers or players (drop-to-latest). A watcher
 may follow a few entries: it is then sent the top page and those entries' changes only, which
-keeps a big tournament's updates small.
+keeps a big tournament's updates small. In a team battle a feed also sends the team standings
+(a ``teams`` message) at a tick where they changed.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import msgspec
 from ..operations.metrics import REDIS_ERRORS
 from ..storage.redis_client import REDIS_FAILURES
 from .leaderboard import Leaderboard
-from .messages import Row, Update
+from .messages import Row, TeamRow, Teams, Update
+from .teams import TeamBoard
 
 log = logging.getLogger("spidertour.hub")
 
@@ -86,7 +88,23 @@ class Watcher:
         self.top: list[Row] = []
         self.entrants = 0
         self.fresh: bytes | None = None  # the tick's shared encoding, when nothing else is pending
+        self.updated = False  # an update waits to be sent
+        self.teams: bytes | None = None  # the latest team standings not yet sent
         self.ready = asyncio.Event()
+
+    def offer_teams(self, encoded: bytes) -> None:
+        """A team battle's new standings: only the latest waits to be sent."""
+        self.teams = encoded
+        self.ready.set()
+
+    def take_all(self, tournament_id: int) -> list[bytes]:
+        """Every message waiting: the update, then the team standings."""
+        out = [self.take(tournament_id)] if self.updated else []
+        self.ready.clear()
+        if self.teams is not None:
+            out.append(self.teams)
+            self.teams = None
+        return out
 
     def offer(self, tick: Tick) -> None:
         if self.follow is None:
@@ -111,11 +129,13 @@ class Watcher:
             self.fresh = None
         self.top = tick.top
         self.entrants = tick.entrants
+        self.updated = True
         self.ready.set()
 
     def take(self, tournament_id: int) -> bytes:
         """Everything not yet sent, as one message."""
         self.ready.clear()
+        self.updated = False
         fresh, self.fresh = self.fresh, None
         pending, self.pending = self.pending, {}
         status, self.status = self.status, None
@@ -136,15 +156,21 @@ class Watcher:
 class Feed:
     """Updates of one tournament for this process's watchers."""
 
-    def __init__(self, board: Leaderboard, tournament_id: int) -> None:
+    def __init__(
+        self, board: Leaderboard, tournament_id: int, teams: TeamBoard | None = None, teams_top: int | None = None
+    ) -> None:
         self.board = board
         self.tournament_id = tournament_id
+        self.team_board = teams
+        self.teams_top = teams_top  # a team battle: how many best scores a team counts
+        self.last_teams: list[TeamRow] | None = None
         self.watchers: set[Watcher] = set()
         self.changed: dict[int, Row] = {}
         self.status: str | None = None
         self.last_top: list[Row] = []  # the top page and count of the last tick: unchanged, not resent
         self.last_entrants = -1
         self.stale = False  # events may have been missed: the next tick reads the standings anyway
+        self.stale_teams = False  # the team standings are read again at the next tick
         self.task = asyncio.create_task(self._run())
 
     def add(self, rows: list[Row], status: str | None) -> None:
@@ -156,6 +182,7 @@ class Feed:
     def refresh(self) -> None:
         """Send the watchers the top page and the count at the next tick, changed or not."""
         self.stale = True
+        self.stale_teams = True
 
     def _wanted(self, changed: dict[int, Row]) -> list[int]:
         """The changed entries some watcher will be sent (only these need their rank looked up)."""
@@ -172,7 +199,7 @@ class Feed:
         failures = 0
         while True:
             await asyncio.sleep(FEED_SECONDS * (1 + min(failures, 7)))
-            if not self.changed and self.status is None and not self.stale:
+            if not self.changed and self.status is None and not self.stale and not self.stale_teams:
                 continue
             try:
                 ok = await self._tick()
@@ -202,6 +229,7 @@ class Feed:
             self.status = self.status or status
             self.stale = True
             return False
+        teams = await self._teams(changed, status)
         for eid, rank in zip(ids, ranks, strict=True):
             changed[eid].rank = rank
         if len(ids) < len(changed):  # rows no watcher is sent: drop them before sharing
@@ -211,8 +239,29 @@ class Feed:
         self.last_top, self.last_entrants = top, entrants
         for i, watcher in enumerate(list(self.watchers)):
             watcher.offer(tick)
+            if teams is not None:
+                watcher.offer_teams(teams)
             if i % OFFER_CHUNK == OFFER_CHUNK - 1:
                 # Let the loop read and answer moves between chunks: a thousand watchers woken
                 # at once would hold every move back for the tens of milliseconds their sends take.
                 await asyncio.sleep(0)
         return True
+
+    async def _teams(self, changed: dict[int, Row], status: str | None) -> bytes | None:
+        """A team battle's standings, encoded, when a team's entry changed and they did too."""
+        top, board = self.teams_top, self.team_board
+        if top is None or board is None:
+            return None
+        if status is None and not any(row.team is not None for row in changed.values()) and not self.stale_teams:
+            return None
+        try:
+            teams = await board.standings(self.tournament_id, top)
+        except REDIS_FAILURES:
+            REDIS_ERRORS.inc()
+            self.stale_teams = True  # read again at the next tick
+            return None
+        self.stale_teams = False
+        if teams == self.last_teams:
+            return None
+        self.last_teams = teams
+        return _encoder.encode(Teams(teams=teams))

@@ -29,6 +29,7 @@ from ..storage.redis_client import REDIS_FAILURES
 from .feeds import Feed, Watcher
 from .leaderboard import Leaderboard
 from .messages import Row
+from .teams import TeamBoard
 
 log = logging.getLogger("spidertour.hub")
 
@@ -65,9 +66,10 @@ def backoff(failures: int) -> float:
 
 
 class Hub:
-    def __init__(self, redis: Redis, board: Leaderboard, prefix: str) -> None:
+    def __init__(self, redis: Redis, board: Leaderboard, prefix: str, teams: TeamBoard | None = None) -> None:
         self.redis = redis
         self.board = board
+        self.teams = teams
         self.channel = f"{prefix}:board"
         self.takeover_channel = f"{prefix}:takeover"
         self.stop_channel = f"{prefix}:stop"
@@ -225,10 +227,13 @@ class Hub:
 
     # ------------------------------------------------------------------ watchers
 
-    def watch(self, tournament_id: int, follow: frozenset[int] | None = None) -> Watcher:
+    def watch(self, tournament_id: int, follow: frozenset[int] | None = None, teams_top: int | None = None) -> Watcher:
+        """A new watcher of the tournament (``teams_top``: a team battle's, for its team standings)."""
         feed = self.feeds.get(tournament_id)
         if feed is None:
-            feed = self.feeds[tournament_id] = Feed(self.board, tournament_id)
+            feed = self.feeds[tournament_id] = Feed(self.board, tournament_id, self.teams, teams_top)
+        elif teams_top is not None:
+            feed.teams_top = teams_top
         watcher = Watcher(follow)
         feed.watchers.add(watcher)
         return watcher

@@ -5,8 +5,9 @@ Keys of one tournament share the hash tag ``{t:ID}`` so a Redis Cluster keeps th
     PREFIX:{t:ID}:rank   sorted set   member = entry id, score = rank_key(...)
     PREFIX:{t:ID}:rows   hash         entry id -> JSON row shown to watchers
     PREFIX:{t:ID}:built  string       present once the set holds every entry (else: rebuild)
+    PREFIX:{t:ID}:teams and PREFIX:{t:ID}:team:CLUB   a team battle's teams (``teams``)
 
-Redis holds nothing that PostgreSQL cannot give again: ``rebuild`` restores all three. Once a
+Redis holds nothing that PostgreSQL cannot give again: ``rebuild`` restores every key. Once a
 tournament is over, its final standings are PostgreSQL's and its keys are needed only by the last
 updates to its watchers: they expire ``FINISHED_SECONDS`` later (``expire``).
 """
@@ -36,7 +37,15 @@ SCORE_BITS, TIME_BITS, ORDER_BITS = 17, 17, 19
 MAX_TIME_LIMIT = 86_400
 assert SCORE_BITS + TIME_BITS + ORDER_BITS == 53
 
-PARTS = ("built", "rank", "rows")
+PARTS = ("built", "rank", "rows", "teams")
+TEAM_PART = "team:"  # and one sorted set per team of a team battle: PREFIX:{t:ID}:team:CLUB
+
+
+def is_part(part: str) -> bool:
+    """Whether ``part`` names one of a tournament's board keys."""
+    return part in PARTS or (part.startswith(TEAM_PART) and part[len(TEAM_PART) :].isdigit())
+
+
 FINISHED_SECONDS = 600  # how long a finished (or cancelled) tournament's keys stay in Redis
 
 
@@ -82,21 +91,37 @@ class Leaderboard:
         """``record`` for many entries in one round trip: (tournament id, ordinal, row) each.
 
         Three commands per tournament, however many rows (one ZADD, one HSET, one EXISTS): the
-        cost of a batch grows with its rows' bytes, not with a command per row.
+        cost of a batch grows with its rows' bytes, not with a command per row. In a team battle,
+        one ZADD more per team the rows play for (and the team's name when an entry joins).
         """
-        by_tournament: dict[int, tuple[dict[str, int], dict[str, bytes]]] = {}
+        by_tournament: dict[
+            int, tuple[dict[str, int], dict[str, bytes], dict[int, dict[str, int]], dict[int, str]]
+        ] = {}
         for tournament_id, ordinal, row in items:
-            keys, rows = by_tournament.setdefault(tournament_id, ({}, {}))
+            keys, rows, teams, joined = by_tournament.setdefault(tournament_id, ({}, {}, {}, {}))
             member = str(row.entry_id)
             keys[member] = self.key_of(row, ordinal)
             rows[member] = _row_encoder.encode(row)
+            if row.team is not None:
+                teams.setdefault(row.team.id, {})[member] = keys[member]
+                if row.status == "joined":
+                    joined[row.team.id] = row.team.name
         pipe = self.redis.pipeline(transaction=False)
-        for tournament_id, (keys, rows) in by_tournament.items():
+        built_at: dict[int, int] = {}
+        commands = 0
+        for tournament_id, (keys, rows, teams, joined) in by_tournament.items():
             pipe.zadd(self.key(tournament_id, "rank"), keys)
             pipe.hset(self.key(tournament_id, "rows"), mapping=rows)  # type: ignore[arg-type]
+            for team_id, members in teams.items():
+                pipe.zadd(self.key(tournament_id, f"{TEAM_PART}{team_id}"), members)
+            if joined:
+                pipe.hset(self.key(tournament_id, "teams"), mapping=joined)  # type: ignore[arg-type]
+            commands += 2 + len(teams) + bool(joined)
             pipe.exists(self.key(tournament_id, "built"))
+            built_at[tournament_id] = commands
+            commands += 1
         answers = await pipe.execute()
-        built = {tid: bool(answers[3 * i + 2]) for i, tid in enumerate(by_tournament)}
+        built = {tid: bool(answers[at]) for tid, at in built_at.items()}
         return [built[tournament_id] for tournament_id, _, _ in items]
 
     async def is_built(self, tournament_id: int) -> bool:
@@ -113,8 +138,12 @@ class Leaderboard:
         rank_key_name, rows_key = self.key(tournament_id, "rank"), self.key(tournament_id, "rows")
         for record in records:
             row = row_of(record)
-            pipe.zadd(rank_key_name, {str(row.entry_id): self.key_of(row, record["ordinal"])}, nx=True)
+            key = self.key_of(row, record["ordinal"])
+            pipe.zadd(rank_key_name, {str(row.entry_id): key}, nx=True)
             pipe.hsetnx(rows_key, str(row.entry_id), _row_encoder.encode(row))
+            if row.team is not None:  # a team battle: the entry's team too
+                pipe.zadd(self.key(tournament_id, f"{TEAM_PART}{row.team.id}"), {str(row.entry_id): key}, nx=True)
+                pipe.hset(self.key(tournament_id, "teams"), str(row.team.id), row.team.name)
         pipe.set(self.key(tournament_id, "built"), "1")
         await pipe.execute()
         REBUILDS.inc()
@@ -126,22 +155,32 @@ class Leaderboard:
         await self.drop(tournament_id)
         return await self.rebuild(db, tournament_id)
 
+    async def _keys(self, tournament_id: int) -> list[str]:
+        """Every key of the tournament's board, its teams' sets included."""
+        teams = await self.redis.hkeys(self.key(tournament_id, "teams"))
+        parts = [*PARTS, *(f"{TEAM_PART}{team.decode() if isinstance(team, bytes) else team}" for team in teams)]
+        return [self.key(tournament_id, part) for part in parts]
+
     async def drop(self, tournament_id: int) -> None:
         """Delete the tournament's board (a cancelled tournament ranks nobody)."""
-        await self.redis.delete(*(self.key(tournament_id, part) for part in PARTS))
+        await self.redis.delete(*await self._keys(tournament_id))
 
     async def expire(self, tournament_id: int, seconds: int = FINISHED_SECONDS) -> None:
         """The tournament is over: its keys go in ``seconds``."""
         pipe = self.redis.pipeline(transaction=False)
-        for part in PARTS:
-            pipe.expire(self.key(tournament_id, part), seconds)
+        for key in await self._keys(tournament_id):
+            pipe.expire(key, seconds)
         await pipe.execute()
 
     async def remove(self, tournament_id: int, entry_id: int) -> None:
-        """Take one entry off the board (a disqualified entry)."""
+        """Take one entry off the board (a disqualified entry), and off its team's set."""
+        found = await self.redis.hget(self.key(tournament_id, "rows"), str(entry_id))
+        team = _row_decoder.decode(found).team if found is not None else None
         pipe = self.redis.pipeline(transaction=False)
         pipe.zrem(self.key(tournament_id, "rank"), str(entry_id))
         pipe.hdel(self.key(tournament_id, "rows"), str(entry_id))
+        if team is not None:
+            pipe.zrem(self.key(tournament_id, f"{TEAM_PART}{team.id}"), str(entry_id))
         await pipe.execute()
 
     async def ensure(self, db: asyncpg.Pool, tournament_id: int) -> None:

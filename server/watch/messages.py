@@ -9,6 +9,13 @@ import asyncpg
 import msgspec
 
 
+class TeamTag(msgspec.Struct):
+    """The team (a club) an entry plays for in a team battle."""
+
+    id: int
+    name: str
+
+
 class Row(msgspec.Struct, array_like=False):
     """One entry as watchers see it."""
 
@@ -19,6 +26,7 @@ class Row(msgspec.Struct, array_like=False):
     time_left: int | None = None
     rank: int | None = None
     deadline: float | None = None  # while the game runs: its end, in seconds since the epoch
+    team: TeamTag | None = None  # in a team battle, the club the entry plays for
 
 
 def _deadline(record: asyncpg.Record | dict[str, Any]) -> float | None:
@@ -27,8 +35,15 @@ def _deadline(record: asyncpg.Record | dict[str, Any]) -> float | None:
     return deadline.timestamp() if deadline is not None and record["status"] == "playing" else None
 
 
+def team_of(record: asyncpg.Record | dict[str, Any]) -> TeamTag | None:
+    """The entry's team from its record's ``team_id`` and ``team_name`` (None: no team)."""
+    team_id = record.get("team_id")
+    return None if team_id is None else TeamTag(id=team_id, name=record.get("team_name") or "")
+
+
 def row_of(record: asyncpg.Record | dict[str, Any]) -> Row:
-    """An entry's row from its database record (id, player, status, score, final_score, time_left)."""
+    """An entry's row from its database record (id, player, status, score, final_score, time_left,
+    and team_id with team_name in a team battle)."""
     final = record["final_score"]
     return Row(
         entry_id=record["id"],
@@ -37,6 +52,7 @@ def row_of(record: asyncpg.Record | dict[str, Any]) -> Row:
         status=record["status"],
         time_left=record["time_left"],
         deadline=_deadline(record),
+        team=team_of(record),
     )
 
 
@@ -73,3 +89,28 @@ class Board(msgspec.Struct):
 class Rebuilt(msgspec.Struct):
     tournament_id: int
     entries: int
+
+
+class TeamRow(msgspec.Struct):
+    """One team of a team battle: ``score`` sums the scores of the entries ``counted`` (its best)."""
+
+    rank: int
+    team: int  # the club's id
+    name: str
+    score: int
+    counted: list[int]
+
+
+class Teams(msgspec.Struct, tag="teams"):
+    """Watch websocket: the team standings of a team battle (after the snapshot, then as they change)."""
+
+    teams: list[TeamRow]
+
+
+class TeamBoard(msgspec.Struct):
+    """The team standings over HTTP: live while the tournament runs, final once it is finished."""
+
+    tournament_id: int
+    status: str
+    top: int  # how many best scores a team counts
+    teams: list[TeamRow]

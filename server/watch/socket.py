@@ -17,7 +17,9 @@ from ..operations.metrics import DB_ERRORS, WATCHERS
 from ..storage.pool import UNAVAILABLE
 from . import store
 from .boards import boards_of
-from .standings import snapshot
+from .messages import Teams
+from .standings import snapshot, team_standings
+from .teams import teams_top
 
 log = logging.getLogger("spidertour.watch")
 
@@ -76,21 +78,30 @@ async def watch_socket(socket: WebSocket[Any, Any, Any], tournament_id: int) -> 
         error = Error(code="not_found", reason=f"no tournament {tournament_id}")
         await _refuse(socket, error, CLOSE_NOT_FOUND, "no such tournament")
         return
-    watcher = boards.hub.watch(tournament_id, follow)  # before the snapshot: nothing falls between
+    try:
+        top = await teams_top(core.db, tournament_id)
+    except UNAVAILABLE as err:
+        await _unavailable(socket, tournament_id, err)
+        return
+    watcher = boards.hub.watch(tournament_id, follow, top)  # before the snapshot: nothing falls between
     sender: asyncio.Task[Any] | None = None
     WATCHERS.inc()
     try:
         try:
             first = await snapshot(core.db, boards, tournament_id, status)
+            teams = None if top is None else await team_standings(core.db, boards, tournament_id, status, top)
         except UNAVAILABLE as err:
             await _unavailable(socket, tournament_id, err)
             return
         await socket.send_data(encoder.encode(first).decode())
+        if teams is not None:  # a team battle: its team standings follow the snapshot
+            await socket.send_data(encoder.encode(Teams(teams=teams)).decode())
 
         async def send_updates() -> None:
             while True:
                 await watcher.ready.wait()
-                await socket.send_data(watcher.take(tournament_id).decode())
+                for data in watcher.take_all(tournament_id):
+                    await socket.send_data(data.decode())
 
         sender = asyncio.create_task(send_updates())
         while True:

@@ -17,7 +17,8 @@ from ..storage.redis_client import REDIS_FAILURES
 from . import store
 from .boards import Boards
 from .feeds import TOP
-from .messages import Row, Snapshot, row_of
+from .messages import Row, Snapshot, TeamRow, row_of, team_of
+from .teams import from_db
 
 log = logging.getLogger("spidertour.standings")
 
@@ -62,6 +63,7 @@ async def standings_page(
                 status=r["status"],
                 time_left=r["time_left"],
                 rank=r["rank"],
+                team=team_of(r),
             )
             for r in await store.standings(db, tournament_id, offset, limit)
         ]
@@ -91,3 +93,18 @@ async def snapshot(db: asyncpg.Pool, boards: Boards, tournament_id: int, status:
     rows = await standings_page(db, boards, tournament_id, status, 0, limit)
     entrants = await ranked(db, boards, tournament_id, status)
     return Snapshot(tournament_id=tournament_id, status=status, entrants=entrants, top=rows, at=time.time())
+
+
+async def team_standings(db: asyncpg.Pool, boards: Boards, tournament_id: int, status: str, top: int) -> list[TeamRow]:
+    """A team battle's standings: final from PostgreSQL once finished, else live from Redis (from
+    PostgreSQL while Redis is unavailable); none once cancelled."""
+    if status == "cancelled":
+        return []
+    if status == "finished":
+        return await from_db(db, tournament_id, top, final=True)
+    try:
+        await boards.board.ensure(db, tournament_id)
+        return await boards.teams.standings(tournament_id, top)
+    except REDIS_FAILURES:
+        _redis_failed(boards, tournament_id)
+        return await from_db(db, tournament_id, top, final=False)

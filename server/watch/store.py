@@ -9,7 +9,7 @@ from ..storage.sql import RANK_ORDER, STATUS_SQL
 # What the leaderboard needs of an entry (``leaderboard.Leaderboard.rebuild``).
 BOARD_SQL = """
     SELECT e.id, e.tournament_id, e.ordinal, p.name AS player, e.status, e.score, e.final_score, e.time_left,
-           e.deadline, e.disqualified
+           e.deadline, e.disqualified, e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
       FROM entries e JOIN players p ON p.id = e.player_id"""
 
 
@@ -34,7 +34,8 @@ async def entry_rows(db: asyncpg.Pool, tournament_id: int, entry_ids: list[int])
 # The live ranking as PostgreSQL computes it: what the Redis board holds, for when Redis is unavailable.
 LIVE_SQL = f"""
     SELECT * FROM (SELECT row_number() OVER (ORDER BY {RANK_ORDER}) AS rank, e.id, e.ordinal, p.name AS player,
-                          e.status, e.score, e.final_score, e.time_left, e.deadline
+                          e.status, e.score, e.final_score, e.time_left, e.deadline, e.team_id,
+                          (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
                      FROM entries e JOIN players p ON p.id = e.player_id
                     WHERE e.tournament_id = $1 AND e.disqualified IS NULL) ranked"""
 
@@ -78,8 +79,10 @@ async def over(db: asyncpg.Pool, tournament_ids: list[int]) -> list[int]:
 async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit: int = 100) -> list[asyncpg.Record]:
     """Final standings once stored, else the running order computed from the entries."""
     rows = await db.fetch(
-        """SELECT rank, entry_id, player_id, player, final_score AS score, time_left, status
-             FROM standings WHERE tournament_id = $1 ORDER BY rank OFFSET $2 LIMIT $3""",
+        """SELECT s.rank, s.entry_id, s.player_id, s.player, s.final_score AS score, s.time_left, s.status, e.team_id,
+                  (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
+             FROM standings s JOIN entries e ON e.id = s.entry_id
+            WHERE s.tournament_id = $1 ORDER BY s.rank OFFSET $2 LIMIT $3""",
         tournament_id,
         offset,
         limit,
@@ -88,7 +91,8 @@ async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit
         return rows
     return await db.fetch(
         f"""SELECT row_number() OVER (ORDER BY {RANK_ORDER}) AS rank, e.id AS entry_id, e.player_id,
-                   p.name AS player, coalesce(e.final_score, e.score) AS score, e.time_left, e.status
+                   p.name AS player, coalesce(e.final_score, e.score) AS score, e.time_left, e.status, e.team_id,
+                   (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
               FROM entries e JOIN players p ON p.id = e.player_id
              WHERE e.tournament_id = $1 AND e.disqualified IS NULL ORDER BY rank OFFSET $2 LIMIT $3""",
         tournament_id,

@@ -95,6 +95,11 @@ def test_bearer_schemes_are_declared_and_used(spec: dict[str, Any]) -> None:
         assert op.get("security") == expected, key
 
 
+def test_the_team_standings_are_public(spec: dict[str, Any]) -> None:
+    op = operations(spec)[("get", "/api/tournaments/{tournament_id}/teams")]
+    assert op.get("security") is None and {"200", "404"} <= set(op["responses"])
+
+
 def test_every_operation_documents_its_responses(spec: dict[str, Any]) -> None:
     for key, op in operations(spec).items():
         codes = set(op["responses"])
@@ -149,6 +154,12 @@ def test_the_errors_the_server_gives_are_documented(api: Api, spec: dict[str, An
             api.http.get(f"/api/tournaments/{tid}/leaderboard/around/{2**64}"),
         ),
         ("delete", "/api/schedules/{schedule_id}", api.http.delete("/api/schedules/999999", headers=api.admin())),
+        ("get", "/api/tournaments/{tournament_id}/teams", api.http.get(f"/api/tournaments/{tid}/teams")),
+        (
+            "post",
+            "/api/tournaments/{tournament_id}/entries",
+            api.http.post(f"/api/tournaments/{tid}/entries", json={"team": 1}, headers=bearer(token)),
+        ),
     ]
     seen = set()
     for method, path, response in cases:

@@ -88,9 +88,12 @@ export const api = {
   tournaments: (status) => call("GET", `/api/tournaments${status ? `?status=${status}` : ""}`, { token: token() }),
   tournament: (id) => call("GET", `/api/tournaments/${id}`),
   register: (name) => call("POST", "/api/players", { body: { name } }),
-  /** Joining; `entryCode` for a tournament that takes one ({"entry_code"}). */
-  join: (tid, entryCode) => call("POST", `/api/tournaments/${tid}/entries`,
-    { token: token(), body: entryCode ? { entry_code: entryCode } : undefined }),
+  /** Joining; `entryCode` for a tournament that takes one ({"entry_code"}), `team` (a club id) in a team battle. */
+  join: (tid, entryCode, team) => {
+    const body = { ...(entryCode ? { entry_code: entryCode } : {}), ...(team ? { team: Number(team) } : {}) };
+    return call("POST", `/api/tournaments/${tid}/entries`, { token: token(), body: Object.keys(body).length ? body : undefined });
+  },
+  teams: (tid) => call("GET", `/api/tournaments/${tid}/teams`),
   signUp: (name, handle, password) => call("POST", "/api/players", { body: { name, handle, password } }),
   /** {handle, password} or {handle, code}: a new session for this device, {token, player}. */
   signIn: (body) => call("POST", "/api/sessions", { body }),

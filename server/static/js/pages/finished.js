@@ -7,6 +7,7 @@ import { Board } from "../board/board.js";
 import { cardWords } from "../board/cards.js";
 import { commitment, replayGame, VARIANTS } from "../engine/index.js";
 import { certifiedBadge, clock, describeSettings, el, STATUS_NAMES, when } from "../lib/ui.js";
+import { teamPanel, teamTag } from "../lib/teams.js";
 
 // A score as a share of the par ("87% of par"), or "" when there is no par score to compare with.
 function ofPar(score, par) {
@@ -91,7 +92,7 @@ export function mount(main, tidText) {
       body.append(el("tr", { "data-entry": s.entry_id, class: mine.has(s.entry_id) ? "mine" : null },
         el("td", { class: "num" }, s.rank),
         el("td", {}, el("a", { href: `#/player/${s.player_id}`, "data-action": "profile" }, s.player),
-          mine.has(s.entry_id) ? el("span", { class: "you-tag" }, "you") : null),
+          mine.has(s.entry_id) ? el("span", { class: "you-tag" }, "you") : null, teamTag(s.team)),
         el("td", { class: "num score" }, s.score),
         el("td", { class: "num opt of-par", "data-field": "of-par" }, ofPar(s.score, t.par)),
         el("td", {}, el("span", { class: `badge st-${s.status}` }, STATUS_NAMES[s.status] || s.status)),
@@ -100,6 +101,11 @@ export function mount(main, tidText) {
           "Replay"))));
     }
     if (!standings.length) body.append(el("tr", {}, el("td", { colspan: 7, class: "muted" }, "Nobody entered.")));
+    if (t.teams) {
+      const final = teamPanel(t.teams.top, "Final team standings", (id) => mine.has(id));
+      final.update((await api.teams(tid)).teams);
+      page.append(final.node);
+    }
     page.append(el("h2", {}, "Final standings"), el("div", { class: "table-wrap" },
       el("table", { class: "standings final" }, el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"),
         el("th", {}, "Player"), el("th", { class: "num" }, "Score"),

@@ -4,6 +4,7 @@
 import { api, player, setPlayer } from "../lib/api.js";
 import { signInThenReturn } from "./account.js";
 import { clock, describeSettings, el, explain, notify, showWho, fill } from "../lib/ui.js";
+import { teamSelect, teamsNote } from "../lib/teams.js";
 
 const decode = (text) => {
   try {
@@ -41,10 +42,10 @@ export function mount(main, tidText, codeText) {
     error.hidden = false;
   }
 
-  async function join(code) {
+  async function join(code, team) {
     error.hidden = true;
     try {
-      const entry = await api.join(tid, code);
+      const entry = await api.join(tid, code, team);
       await api.myEntries();
       location.hash = `#/play/${entry.id}`;
     } catch (err) {
@@ -75,7 +76,7 @@ export function mount(main, tidText, codeText) {
         fail(err);
       }
     });
-    return t.club ? null : form;
+    return t.club || t.teams ? null : form;
   }
 
   async function load() {
@@ -92,22 +93,25 @@ export function mount(main, tidText, codeText) {
     const me = player();
     const parts = [el("h1", {}, t.name),
       el("p", { class: "rules" }, `${describeSettings(t.settings)} · ${clock(t.settings.time_limit)}`),
-      accessNote(t), error];
+      accessNote(t), teamsNote(t), error];
     if (!open) {
       parts.push(el("p", { class: "panel" }, `Entries are not open (${t.status}). `,
         el("a", { href: `#/board/${t.id}` }, "Leaderboard")));
-    } else if (!me || (t.club && !me.handle)) {
+    } else if (!me || ((t.club || t.teams) && !me.handle)) {
       parts.push(signInFirst(t.club ? `Sign in with your account to join: ${t.club.name}'s members only.`
+        : t.teams ? "Sign in with your account to join: each player plays for one of its clubs."
         : "Sign in to join with your account."));
       if (!me) parts.push(guestForm(t, () => code.value.trim()));
       if (t.entry_code_needed) parts.push(el("label", { class: "field" }, el("span", {}, "Entry code"), code));
     } else {
+      const team = t.teams ? teamSelect(t) : null;
       const form = el("form", { class: "panel stack", "data-form": "join" },
         t.entry_code_needed ? el("label", {}, "Entry code", code) : null,
+        team ? el("label", {}, "Your team", team) : null,
         el("button", { class: "btn primary", type: "submit", "data-action": "join" }, `Join as ${me.handle ? `@${me.handle}` : me.name}`));
       form.addEventListener("submit", (ev) => {
         ev.preventDefault();
-        join(t.entry_code_needed ? code.value.trim() : undefined);
+        join(t.entry_code_needed ? code.value.trim() : undefined, team ? team.value : undefined);
       });
       parts.push(form);
     }

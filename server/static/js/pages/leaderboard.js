@@ -1,9 +1,11 @@
 // The live leaderboard (#/board/TID): the watch websocket's snapshot, then its coalesced updates
 // (changed rows with their ranks, the top rows, a status change), with the viewer's entry marked
-// and the time left of every game still playing counted down from its deadline.
+// and the time left of every game still playing counted down from its deadline. A team battle
+// shows its team table above the players, live from the socket's ``teams`` messages.
 
 import { api, knownEntries, player, wsUrl } from "../lib/api.js";
 import { certifiedBadge, clock, countdown, describeSettings, el, STATUS_NAMES } from "../lib/ui.js";
+import { teamPanel, teamTag } from "../lib/teams.js";
 
 export function mount(main, tidText) {
   const tid = Number(tidText);
@@ -19,8 +21,9 @@ export function mount(main, tidText) {
     body);
   const mineBox = el("div", { class: "mine-box", hidden: true });
   const footer = el("p", { class: "muted small" });
+  const teamsBox = el("div", { class: "teams-box", hidden: true });
   page.append(el("div", { class: "banner felt" }, el("header", { class: "page-head" }, heading, status, live), meta),
-    mineBox,
+    teamsBox, mineBox,
     el("div", { class: "table-wrap" }, table), footer);
   main.append(page);
 
@@ -33,6 +36,7 @@ export function mount(main, tidText) {
   let retry = null;
   let attempts = 0;
   let skew = 0; // the server's clock minus this device's, in seconds (from the messages' `at`)
+  let teams = null; // a team battle's table ({node, update})
 
   function rowEl(r, flash) {
     const cls = [mine.has(r.entry_id) ? "mine" : "", flash ? "flash" : ""].join(" ").trim();
@@ -43,7 +47,8 @@ export function mount(main, tidText) {
     const medal = r.rank && r.rank <= 3 && r.score > 0 ? r.rank : null;
     return el("tr", { "data-entry": r.entry_id, class: cls || null },
       el("td", { class: "num", "data-field": "rank", "data-medal": medal }, r.rank ?? ""),
-      el("td", { "data-field": "player" }, r.player, mine.has(r.entry_id) ? el("span", { class: "you-tag" }, "you") : null),
+      el("td", { "data-field": "player" }, r.player, mine.has(r.entry_id) ? el("span", { class: "you-tag" }, "you") : null,
+        teamTag(r.team)),
       el("td", { class: "num score", "data-field": "score" }, r.score),
       el("td", { "data-field": "status" }, el("span", { class: `badge st-${r.status}` },
         STATUS_NAMES[r.status] || r.status)),
@@ -98,6 +103,8 @@ export function mount(main, tidText) {
       for (const r of msg.changed) if (mine.has(r.entry_id)) myRow = r;
       if (msg.status) setStatus(msg.status);
       draw(ids);
+    } else if (msg.type === "teams" && teams) {
+      teams.update(msg.teams);
     } else if (msg.type === "error" && msg.code === "not_found") {
       unknown();
     }
@@ -145,6 +152,11 @@ export function mount(main, tidText) {
           ? [" \u00b7 everyone starts together: ", countdown(t.opens_at)] : []),
         ...(t.series ? [" \u00b7 ", el("a", { href: `#/series/${t.series}`, "data-action": "series" }, "its series")] : []));
       setStatus(t.status);
+      if (t.teams && !teams) {
+        teams = teamPanel(t.teams.top, "Teams", (id) => mine.has(id));
+        teamsBox.replaceChildren(teams.node);
+        teamsBox.hidden = false;
+      }
     } catch (err) {
       if (err.status === 404) unknown();
       else {

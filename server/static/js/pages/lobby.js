@@ -3,6 +3,7 @@
 
 import { api, forgetPlayer, player, setPlayer } from "../lib/api.js";
 import { accessNote } from "./join.js";
+import { teamSelect, teamsNote } from "../lib/teams.js";
 import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notify, showWho, STATUS_NAMES, when } from "../lib/ui.js";
 
 const SECTIONS = [
@@ -23,6 +24,7 @@ export function mount(main) {
   let tournaments = [];
   let alive = true;
   const typed = {}; // entry codes being typed, kept across refreshes
+  const teamsChosen = {}; // the team chosen for each team battle, kept across refreshes
   let freshToken = null; // shown until the player says it is kept
 
   async function refresh() {
@@ -140,9 +142,9 @@ export function mount(main) {
     }
   }
 
-  async function join(t, code) {
+  async function join(t, code, team) {
     try {
-      const entry = await api.join(t.id, code);
+      const entry = await api.join(t.id, code, team);
       await api.myEntries();
       location.hash = `#/play/${entry.id}`;
     } catch (err) {
@@ -160,11 +162,13 @@ export function mount(main) {
       const code = t.entry_code_needed ? el("input", { class: "entry-code", "data-field": "entry-code", maxlength: 64,
         placeholder: "entry code", "aria-label": `Entry code of ${t.name}`, autocomplete: "off", value: typed[t.id] || "",
         oninput: (ev) => { typed[t.id] = ev.target.value; } }) : null;
+      const team = t.teams && player() && player().handle ? teamSelect(t, teamsChosen) : null;
       if (!player()) actions.push(el("span", { class: "muted" }, "Register to join"));
-      else if (t.club && !player().handle) actions.push(el("a", { class: "btn", href: "#/account" }, "Sign in to join"));
-      else {
-        actions.push(code, el("button", { class: "btn primary", "data-action": "join",
-          onclick: () => join(t, code ? code.value.trim() : undefined) }, "Join"));
+      else if ((t.club || t.teams) && !player().handle) {
+        actions.push(el("a", { class: "btn", href: "#/account" }, "Sign in to join"));
+      } else {
+        actions.push(code, team, el("button", { class: "btn primary", "data-action": "join",
+          onclick: () => join(t, code ? code.value.trim() : undefined, team ? team.value : undefined) }, "Join"));
       }
     }
     if (mine) {
@@ -182,6 +186,7 @@ export function mount(main) {
       el("header", {}, el("h3", {}, t.name), el("span", { class: `badge st-${t.status}` }, t.status), certifiedBadge(t)),
       el("p", { class: "rules", "data-field": "rules" }, describeSettings(s)),
       accessNote(t),
+      teamsNote(t),
       together ? el("p", { class: "together", "data-field": "start" }, "Everyone starts together: ",
         t.status === "scheduled" ? countdown(t.opens_at) : "started at " + when(t.opens_at)) : null,
       el("dl", { class: "facts" },

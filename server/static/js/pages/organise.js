@@ -48,6 +48,8 @@ export function mount(main) {
       field("Game", variant), field("Suits", suits),
       field("Time limit (seconds)", f("time_limit", { type: "number", min: 1, max: 86400, value: 600 })),
       field("Undo limit", f("undo_limit", { type: "number", min: 0, placeholder: "none" })),
+      field("Team battle: top N", f("teams_top", { type: "number", min: 1, max: 50, placeholder: "no teams" }),
+        "Clubs play as teams, each counting its best N scores; players join for one of their clubs."),
       field("Opens", f("opens_at", { type: "datetime-local", value: localInput(now) })),
       field("Closes", f("closes_at", { type: "datetime-local", value: localInput(new Date(now.getTime() + 3600e3)) }))),
     el("div", { class: "checks" },
@@ -115,7 +117,9 @@ export function mount(main) {
       settings.draw_pile_tops_up = checked("draw_pile_tops_up");
     }
     const limit = (name) => (value(name) === "" ? null : Number(value(name)));
-    return { settings, start: start.value, rated: checked("rated"), rating_min: limit("rating_min"), rating_max: limit("rating_max") };
+    const teams = value("teams_top") === "" ? {} : { teams: { top: Number(value("teams_top")) } };
+    return { settings, start: start.value, rated: checked("rated"), rating_min: limit("rating_min"),
+      rating_max: limit("rating_max"), ...teams };
   }
 
   form.addEventListener("submit", async (e) => {
@@ -133,6 +137,7 @@ export function mount(main) {
           t.start === "together" ? " Everyone starts together." : ""),
         el("p", {}, "Commitment: ", el("code", { "data-field": "commitment" }, t.commitment)),
         t.club ? el("p", {}, `Members of ${t.club.name} only.`) : null,
+        t.teams ? el("p", { "data-field": "teams" }, `Team battle: each club counts its best ${t.teams.top}.`) : null,
         shareLine(t),
         el("p", { class: "row" }, el("a", { class: "btn", href: "#/lobby" }, "Lobby"),
           el("a", { class: "btn ghost", href: `#/board/${t.id}` }, "Leaderboard"))));
