@@ -13,6 +13,7 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
 from .communities import clubs, exports, organisers, roster
+from .competitions import analysis, practice
 from .config import Config
 from .lib.http import JsonRequest
 from .lifespan import lifespan
@@ -42,6 +43,8 @@ ROUTES: list[ControllerRouterHandler] = [
     *clubs.ROUTES,  # clubs, their organisers, members and invite code
     *roster.ROUTES,  # a club's member accounts from a list
     *exports.ROUTES,  # standings and club results as CSV
+    *practice.ROUTES,
+    *analysis.ROUTES,  # a finished deal played again unranked; where a game's win was lost
     play_socket,  # /ws/play/{entry_id}
     watch_socket,  # /ws/watch/{tournament_id}
     health,

@@ -28,6 +28,7 @@ from ..communities.messages import (
     Roster,
     RosterNames,
 )
+from ..competitions.practice_messages import Analysis, Computing, PracticeEntry
 from ..fairplay.messages import IntegrityReport
 from ..operations.errors import ErrorBody
 from ..operations.health import Health
@@ -82,6 +83,9 @@ def json_schema() -> dict[str, Any]:
             Health,
             ErrorBody,
             IntegrityReport,
+            PracticeEntry,
+            Analysis,
+            Computing,
             ClientMessage,
             ServerMessage,
         ],

@@ -34,6 +34,7 @@ class LiveGame:
     last_seq: int
     last_move: dict[str, Any] | None  # the last accepted move, to answer a resend of its seq
     last_result: Result | None
+    practice: bool = False  # played after the finish: on no board, in no standings
 
     @property
     def time_limit(self) -> int:
@@ -80,6 +81,7 @@ async def load(db: asyncpg.Pool, entry_id: int) -> LiveGame | None:
         last_seq=row["last_seq"],
         last_move=None,
         last_result=None,
+        practice=row["practice"],
     )
     if live.started is None:
         return live
