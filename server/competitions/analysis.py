@@ -21,6 +21,7 @@ import msgspec
 from litestar import Request, Response, get
 from litestar.connection import ASGIConnection
 from litestar.exceptions import HTTPException, NotFoundException
+from litestar.openapi import ResponseSpec
 
 from ..config import Config
 from ..core import core_of
@@ -128,7 +129,10 @@ def analyses_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Analyses:
 
 @get(
     "/api/tournaments/{tournament_id:int}/entries/{entry_id:int}/analysis",
-    responses=errors(403, 404, 409),
+    responses={
+        **errors(403, 404, 409),
+        202: ResponseSpec(m.Computing, description="The solver is working it out: ask again in a moment"),
+    },
 )
 async def analysis(
     request: Request[Any, Any, Any], tournament_id: int, entry_id: int

@@ -37,6 +37,8 @@ ORGANISER_ROUTES = {
 PLAYER_ROUTES = {
     ("post", "/api/tournaments/{tournament_id}/entries"),
     ("get", "/api/me/entries"),
+    ("post", "/api/tournaments/{tournament_id}/practice"),
+    ("get", "/api/me/practice"),
     ("post", "/api/clubs/{club_id}/members"),
     ("get", "/api/me"),
     ("patch", "/api/me"),
@@ -144,6 +146,16 @@ def test_the_errors_the_server_gives_are_documented(api: Api, spec: dict[str, An
             api.http.get(f"/api/tournaments/{tid}/leaderboard/around/{2**64}"),
         ),
         ("delete", "/api/schedules/{schedule_id}", api.http.delete("/api/schedules/999999", headers=api.admin())),
+        (
+            "post",
+            "/api/tournaments/{tournament_id}/practice",
+            api.http.post(f"/api/tournaments/{tid}/practice", headers=bearer(token)),
+        ),
+        (
+            "get",
+            "/api/tournaments/{tournament_id}/entries/{entry_id}/analysis",
+            api.http.get(f"/api/tournaments/{tid}/entries/1/analysis"),
+        ),
     ]
     seen = set()
     for method, path, response in cases:
