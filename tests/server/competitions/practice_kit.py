@@ -12,7 +12,7 @@ from spidertour.engine.solver import solve_game
 from tests.client import Api, Player
 
 # One suit, no free column, no undo: the solver decides its positions at once.
-ONE_SUIT = {"variant": "spider78", "suits": 1, "free_column": False, "undo": False}
+ONE_SUIT: dict[str, Any] = {"variant": "spider78", "suits": 1, "free_column": False, "undo": False}
 
 
 def reveals(seed: str, count: int, **settings: Any) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from tests.server.helpers import assert_error, fetch, unique
 from .practice_kit import play, reveals, wait_finished_with_par
 
 SEED = "practice-seed"
-SETTINGS = {"variant": "spider78", "suits": 2}
+SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 2}
 STANDINGS = "SELECT * FROM standings WHERE tournament_id = $1 ORDER BY rank"  # what series and ratings read
 
 
