@@ -7,6 +7,7 @@ from typing import Any
 
 from spidertour.engine import Game, Settings
 from spidertour.engine.solver import solve_game
+from spidertour.server.competitions.analysis_job import analyse
 from tests.client import Api, Player
 from tests.server.helpers import assert_error, fetch, unique
 
@@ -81,3 +82,22 @@ async def test_a_won_game_has_no_turning_point(api: Api, server: Any) -> None:
     _, ready = wait_until("ready", lambda: (a := analysis(api, tid, eid))[0] == 200 and a)
     assert len(ready["positions"]) == len(line) + 1
     assert all(p["winnable"] is True for p in ready["positions"]) and ready["turning_point"] is None
+
+
+def test_an_undo_back_to_a_winnable_position_is_winnable_again() -> None:
+    """The job itself (as the worker runs it): the undo returns to the position before the losing
+    move, which shares its verdict without a search; the turning point stays the losing move."""
+    settings = {**ONE_SUIT, "undo": True}
+    line = losing_line(SEED, settings)
+    k = len(line)
+    full = Settings(**settings).to_json()
+    result = analyse(full, SEED, 1, [*line, {"type": "undo"}, {"type": "end"}], True, 1.0, 30.0)
+    assert [p["winnable"] for p in result["positions"]] == [True] * k + [False, True]
+    assert result["turning_point"] == k
+    assert result["solved"] <= k  # the last position and the undo's need no search of their own
+    # A budget spent by the first search (the last position): the deal's verdict is the par's, the
+    # positions between stay unknown (no win found), so the contract's turning point is move 1.
+    idle = analyse(full, SEED, 1, line, True, 1.0, 1e-9)
+    assert idle["solved"] == 1
+    assert [p["winnable"] for p in idle["positions"][:k]] == [True] + [None] * (k - 1)
+    assert idle["turning_point"] == 1
