@@ -43,8 +43,8 @@ ROUTES: list[ControllerRouterHandler] = [
     *clubs.ROUTES,  # clubs, their organisers, members and invite code
     *roster.ROUTES,  # a club's member accounts from a list
     *exports.ROUTES,  # standings and club results as CSV
-    *practice.ROUTES,
-    *analysis.ROUTES,  # a finished deal played again unranked; where a game's win was lost
+    *practice.ROUTES,  # a finished tournament's deal played again, unranked; my practice games
+    *analysis.ROUTES,  # where a finished game's win was lost
     play_socket,  # /ws/play/{entry_id}
     watch_socket,  # /ws/watch/{tournament_id}
     health,
