@@ -90,7 +90,7 @@ async def test_practise_this_deal(
             card = page.locator(f'article.tournament[data-tournament="{tid}"]')
             await expect(card.locator("[data-action=practise]")).to_be_visible()
             await page.goto(f"/#/finished/{tid}")
-            await page.locator("[data-action=practise]").click()
+            await page.locator(".finished-page [data-action=practise]").click()
             await expect(page).to_have_url(re.compile(r"#/play/\d+$"))
             game = page.locator(".game-page")
             await expect(game).to_have_attribute("data-practice", "true")
