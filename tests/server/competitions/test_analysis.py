@@ -9,7 +9,9 @@ from spidertour.engine import Game, Settings
 from spidertour.engine.solver import solve_game
 from spidertour.server.competitions.analysis_job import analyse
 from tests.client import Api, Player
+from tests.conftest import server_env
 from tests.server.helpers import assert_error, fetch, unique
+from tests.serverproc import ServerProcess
 
 from .practice_kit import ONE_SUIT, losing_line, play, positions_after, wait_finished_with_par, wait_until
 
@@ -101,3 +103,27 @@ def test_an_undo_back_to_a_winnable_position_is_winnable_again() -> None:
     assert idle["solved"] == 1
     assert [p["winnable"] for p in idle["positions"][:k]] == [True] + [None] * (k - 1)
     assert idle["turning_point"] == 1
+
+
+async def test_two_processes_work_an_analysis_out_once(
+    api: Api, server: Any, database_url: str, redis_url: str, admin_token: str, redis_prefix: str
+) -> None:
+    """Asked of two server processes at once, the analysis is claimed by one and stored once."""
+    other = ServerProcess(database_url, redis_url, admin_token, env=server_env(redis_prefix)).start()
+    try:
+        line = losing_line(SEED, ONE_SUIT)
+        tid = api.create_tournament(name=unique("two"), seed=SEED, closes_in=3, **ONE_SUIT)["id"]
+        _, token = api.register("Twice")
+        eid = api.join(tid, token)["id"]
+        await play(api, server.ws_url, eid, token, line)
+        wait_finished_with_par(api, tid)
+        there = Api(other.url, admin_token)
+        answers = [analysis(api, tid, eid), analysis(there, tid, eid), analysis(api, tid, eid)]
+        assert answers[0] == (202, {"status": "computing"})
+        _, here = wait_until("ready here", lambda: (a := analysis(api, tid, eid))[0] == 200 and a)
+        _, beyond = wait_until("ready there", lambda: (a := analysis(there, tid, eid))[0] == 200 and a)
+        assert here == beyond and here["turning_point"] == len(line)
+        rows = await fetch(server.database_url, "SELECT starts FROM analysis_claims WHERE entry_id = $1", eid)
+        assert [r["starts"] for r in rows] == [1]
+    finally:
+        other.stop()
