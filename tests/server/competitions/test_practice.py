@@ -89,11 +89,13 @@ async def test_practice_after_the_finish_ranks_nowhere_and_says_where_it_would_h
     assert snapshot(api, tid) == before
 
 
-async def test_practice_of_a_cancelled_tournament_is_refused(api: Api, server: Any) -> None:
+async def test_practice_and_analysis_of_a_cancelled_tournament_are_refused(api: Api, server: Any) -> None:
     tid = api.create_tournament(name=unique("cancelled"), **SETTINGS)["id"]
-    assert api.http.post(f"/api/tournaments/{tid}/cancel", headers=api.admin()).status_code == 200
     _, token = api.register("Late")
+    eid = api.join(tid, token)["id"]
+    assert api.http.post(f"/api/tournaments/{tid}/cancel", headers=api.admin()).status_code == 200
     assert_error(api.http.post(f"/api/tournaments/{tid}/practice", headers=bearer(token)), 409, "cancelled")
+    assert_error(api.http.get(f"/api/tournaments/{tid}/entries/{eid}/analysis"), 409, "cancelled")
 
 
 async def test_a_ranked_over_message_carries_no_practice_fields(api: Api, server: Any) -> None:
