@@ -13,7 +13,7 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
 from .communities import clubs, exports, organisers, roster
-from .competitions import profiles, teams
+from .competitions import analysis, practice, profiles, teams
 from .competitions.series import routes as series
 from .config import Config
 from .lib.http import JsonRequest
@@ -47,6 +47,8 @@ ROUTES: list[ControllerRouterHandler] = [
     *profiles.ROUTES,  # a player's public profile: ratings and latest results
     *series.ROUTES,  # series: seasons and leagues, their tournaments and table
     *teams.ROUTES,  # a team battle's team standings
+    *practice.ROUTES,  # a finished tournament's deal played again, unranked; my practice games
+    *analysis.ROUTES,  # where a finished game's win was lost
     play_socket,  # /ws/play/{entry_id}
     watch_socket,  # /ws/watch/{tournament_id}
     health,

@@ -70,6 +70,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     log_format: Literal["text", "json"] = "text"
     solver_seconds: Annotated[float, Meta(gt=0, le=86_400)] = 10.0  # CPU seconds: a par's budget, a certification try's
     certify_tries: Annotated[int, Meta(ge=1, le=10_000)] = 20  # deals tried at most for a certified deal
+    # A game's analysis (where the win was lost): CPU seconds of search per position, and in all.
+    analysis_seconds: Annotated[float, Meta(gt=0, le=600)] = 1.0
+    analysis_total_seconds: Annotated[float, Meta(gt=0, le=3_600)] = 30.0
     register_per_minute: Positive = REGISTER_PER_MINUTE
     register_burst: Annotated[int, Meta(ge=1, le=1_000_000_000)] = REGISTER_BURST
     join_per_minute: Positive = JOIN_PER_MINUTE
@@ -189,6 +192,8 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "LOG_FORMAT": ("log_format", "text or json"),
     "SOLVER_SECONDS": ("solver_seconds", "CPU seconds above 0, at most 86400"),
     "CERTIFY_TRIES": ("certify_tries", f"{_WHOLE} from 1 to 10000"),
+    "ANALYSIS_SECONDS": ("analysis_seconds", "CPU seconds above 0, at most 600"),
+    "ANALYSIS_TOTAL_SECONDS": ("analysis_total_seconds", "CPU seconds above 0, at most 3600"),
     "REGISTER_PER_MINUTE": ("register_per_minute", "a number a minute above 0"),
     "REGISTER_BURST": ("register_burst", f"{_WHOLE} from 1"),
     "JOIN_PER_MINUTE": ("join_per_minute", "a number a minute above 0"),

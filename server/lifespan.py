@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 
 from litestar import Litestar
 
+from .competitions.analysis import Analyses
 from .config import Config
 from .core import Core
 from .fairplay.limits import Limiter
@@ -58,7 +59,10 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             boards.hub.on_takeover = play.taken_over_elsewhere
             boards.hub.on_stop = play.stopped_elsewhere
             pars = Pars(pool, config.solver_seconds)
-            app.state.update(core=core, boards=boards, limiter=limiter, play=play, pars=pars, signouts=signouts)
+            analyses = Analyses(pool, pars.solver, config)
+            app.state.update(
+                core=core, boards=boards, limiter=limiter, play=play, pars=pars, signouts=signouts, analyses=analyses
+            )
             boards.start()
             signouts.start()
             tune_gc()
@@ -68,6 +72,7 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             finally:
                 clock.cancel()
                 await asyncio.gather(clock, return_exceptions=True)
+                await analyses.close()
                 await pars.close()
                 await boards.stop()
                 await signouts.stop()

@@ -28,6 +28,7 @@ from ..communities.messages import (
     Roster,
     RosterNames,
 )
+from ..competitions.practice_messages import Analysis, Computing, PracticeEntry
 from ..competitions.profiles import PlayerProfile
 from ..competitions.series.messages import Series, SeriesCreate, SeriesStanding, SeriesTournamentAdd
 from ..fairplay.messages import IntegrityReport
@@ -89,6 +90,9 @@ def json_schema() -> dict[str, Any]:
             SeriesTournamentAdd,
             Series,
             SeriesStanding,
+            PracticeEntry,
+            Analysis,
+            Computing,
             ClientMessage,
             ServerMessage,
         ],

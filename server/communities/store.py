@@ -191,7 +191,7 @@ async def live_rows(db: asyncpg.Pool, tournament_id: int, rank_order: str) -> li
         f"""SELECT row_number() OVER (ORDER BY {rank_order}) AS rank, p.name AS player, p.handle, {CLUB_OF} AS club,
                    e.time_left, {RESULT_COLUMNS}
               FROM entries e JOIN players p ON p.id = e.player_id JOIN tournaments t ON t.id = e.tournament_id
-             WHERE e.tournament_id = $1 AND e.disqualified IS NULL ORDER BY rank""",
+             WHERE e.tournament_id = $1 AND e.disqualified IS NULL AND NOT e.practice ORDER BY rank""",
         tournament_id,
     )
 
@@ -204,7 +204,7 @@ async def club_results(db: asyncpg.Pool, club_id: int) -> list[asyncpg.Record]:
                    s.rank, coalesce(s.time_left, e.time_left) AS time_left, {RESULT_COLUMNS}
               FROM club_members m JOIN players p ON p.id = m.player_id
               LEFT JOIN (entries e JOIN tournaments t ON t.id = e.tournament_id AND t.club_id = $1)
-                     ON e.player_id = m.player_id
+                     ON e.player_id = m.player_id AND NOT e.practice
               LEFT JOIN standings s ON s.entry_id = e.id
              WHERE m.club_id = $1 ORDER BY p.name, p.id, t.opens_at, t.id""",
         club_id,

@@ -36,6 +36,6 @@ async def integrity_rows(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.R
                   coalesce((SELECT jsonb_agg(m.move || jsonb_build_object('t', m.t) ORDER BY m.n)
                               FROM moves m WHERE m.entry_id = e.id), '[]'::jsonb) AS moves
              FROM entries e JOIN players p ON p.id = e.player_id
-            WHERE e.tournament_id = $1 ORDER BY e.ordinal""",
+            WHERE e.tournament_id = $1 AND NOT e.practice ORDER BY e.ordinal""",
         tournament_id,
     )

@@ -35,6 +35,7 @@ class LiveGame:
     last_move: dict[str, Any] | None  # the last accepted move, to answer a resend of its seq
     last_result: Result | None
     team: TeamTag | None = None  # in a team battle, the club the entry plays for
+    practice: bool = False  # played after the finish: on no board, in no standings
 
     @property
     def time_limit(self) -> int:
@@ -83,6 +84,7 @@ async def load(db: asyncpg.Pool, entry_id: int) -> LiveGame | None:
         last_move=None,
         last_result=None,
         team=team_of(row),
+        practice=row["practice"],
     )
     if live.started is None:
         return live

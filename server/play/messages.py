@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
-from msgspec import Meta, Struct, field
+from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 from ..lib.messages import Error, Pong
 
@@ -107,6 +107,7 @@ class State(Struct, tag="state"):
     deadline: datetime | None = None
     time_left: float | None = None  # seconds on the server's clock
     starts_at: datetime | None = None  # start "together": when the server starts every game (while waiting)
+    practice: bool | UnsetType = UNSET  # true on a practice entry (after the finish, unranked); absent otherwise
 
 
 class ViewFields(Struct, omit_defaults=True):
@@ -145,8 +146,27 @@ class Result(Struct, tag="result"):
     repeated: bool = False  # true when this answers a resent sequence number
 
 
+class WouldRank(Struct):
+    """Where a practice game's final score would have placed: ``rank`` of ``of``, ``of`` counting the
+    tournament's ranked entrants and this game (ties go to the ranked entrant, the earlier entry)."""
+
+    rank: int
+    of: int
+
+
+class ParSummary(Struct):
+    """A finished tournament's par, as its page shows it (the solver's line on the deal)."""
+
+    outcome: Literal["won", "not found within budget", "proven lost"]
+    final_score: int | None
+    moves: int
+    pace: float
+    in_time: bool
+
+
 class Over(Struct, tag="over"):
-    """The game is over: won, ended early, or out of time."""
+    """The game is over: won, ended early, or out of time. A practice game's also says where it would
+    have ranked and the tournament's par (null when there is none); the fields are absent otherwise."""
 
     outcome: Literal["won", "ended", "timed_out"]
     score: int
@@ -154,6 +174,8 @@ class Over(Struct, tag="over"):
     time_bonus: int
     free_column_bonus: int
     final_score: int
+    would_rank: WouldRank | UnsetType = UNSET
+    par: ParSummary | UnsetType | None = UNSET
 
 
 ServerMessage = State | Result | Over | Error | Pong

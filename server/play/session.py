@@ -233,6 +233,7 @@ class PlaySession:
                 deadline=None if live.deadline is None else dt(live.deadline),
                 time_left=self._time_left(),
                 starts_at=dt(live.opens_at) if live.start == "together" and live.status == "joined" else None,
+                practice=True if live.practice else msgspec.UNSET,
             )
         )
 
@@ -349,6 +350,8 @@ class PlaySession:
     async def _publish(self) -> None:
         live = self.live
         assert live is not None
+        if live.practice:  # on no leaderboard
+            return
         await self.boards.publish(live.tournament_id, live.ordinal, live.row())
 
     async def _play(self, msg: p.PlayMessage) -> None:
@@ -461,18 +464,22 @@ class PlaySession:
         )
 
     async def _send_over(self) -> None:
-        game = self.live.game if self.live else None
-        assert game is not None and game.outcome is not None
-        await self.send(
-            p.Over(
-                outcome=game.outcome,  # type: ignore[arg-type]
-                score=game.score,
-                time_left=game.time_left or 0,
-                time_bonus=game.time_bonus,
-                free_column_bonus=game.free_column_bonus,
-                final_score=game.final_score or 0,
-            )
+        live = self.live
+        game = live.game if live else None
+        assert live is not None and game is not None and game.outcome is not None
+        over = p.Over(
+            outcome=game.outcome,  # type: ignore[arg-type]
+            score=game.score,
+            time_left=game.time_left or 0,
+            time_bonus=game.time_bonus,
+            free_column_bonus=game.free_column_bonus,
+            final_score=game.final_score or 0,
         )
+        if live.practice:  # once a game, at its end: where it would have ranked, and the par
+            row = await store.practice_over(self.db, live.tournament_id, game.final_score or 0, game.time_left or 0)
+            over.would_rank = p.WouldRank(rank=row["ahead"] + 1, of=row["ranked"] + 1)
+            over.par = None if row["par"] is None else msgspec.convert(row["par"], p.ParSummary)
+        await self.send(over)
 
     async def _deadline(self) -> None:
         live = self.live

@@ -8,11 +8,12 @@ import asyncpg
 
 from ..storage.pool import Connection, Db
 
-# An entry with what its game needs of its player and tournament.
+# An entry with what its game needs of its player and tournament. A practice entry (played after
+# the finish) starts when its player says, whatever the tournament did.
 PLAY_SQL = """
     SELECT e.id, e.tournament_id, e.player_id, p.name AS player, e.ordinal, e.status, e.score, e.final_score,
-           e.time_left, e.started_at, e.deadline, e.moves, e.last_seq, e.epoch,
-           t.settings, t.seed, t.start, t.opens_at,
+           e.time_left, e.started_at, e.deadline, e.moves, e.last_seq, e.epoch, e.practice,
+           t.settings, t.seed, CASE WHEN e.practice THEN 'own' ELSE t.start END AS start, t.opens_at,
            e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
       FROM entries e JOIN players p ON p.id = e.player_id JOIN tournaments t ON t.id = e.tournament_id"""
 
@@ -22,13 +23,16 @@ async def entry(db: Db, entry_id: int) -> asyncpg.Record | None:
 
 
 async def start(db: asyncpg.Pool, entry_id: int, time_limit: int) -> asyncpg.Record | None:
-    """Start the clock of a joined entry while its tournament is open. None if it cannot start."""
+    """Start the clock of a joined entry while its tournament is open (a practice entry: once it is
+    finished, not cancelled). None if it cannot start."""
     return await db.fetchrow(
         """UPDATE entries e SET status = 'playing', started_at = now(),
                   deadline = now() + make_interval(secs => $2)
              FROM tournaments t
-            WHERE e.id = $1 AND e.status = 'joined' AND t.id = e.tournament_id AND t.start = 'own'
-              AND t.finished_at IS NULL AND now() >= t.opens_at AND now() < t.closes_at
+            WHERE e.id = $1 AND e.status = 'joined' AND t.id = e.tournament_id
+              AND CASE WHEN e.practice THEN t.finished_at IS NOT NULL AND t.cancelled_at IS NULL
+                       ELSE t.start = 'own' AND t.finished_at IS NULL AND now() >= t.opens_at AND now() < t.closes_at
+                  END
         RETURNING e.started_at, e.deadline""",
         entry_id,
         float(time_limit),
@@ -78,6 +82,26 @@ async def stop_reason(db: Db, entry_id: int) -> tuple[bool, str | None] | None:
         entry_id,
     )
     return None if row is None else (row["cancelled"], row["disqualified"])
+
+
+async def practice_over(db: Db, tournament_id: int, final_score: int, time_left: int) -> asyncpg.Record:
+    """Where a practice game's final score would have ranked in the tournament's stored standings
+    (``ahead``: the ranked entries it would not pass, the earlier entries winning ties; ``ranked``: how
+    many there are), and the tournament's par (null when there is none). Once, when the game is over."""
+    row = await db.fetchrow(
+        """SELECT count(*) AS ranked,
+                  count(*) FILTER (WHERE s.final_score > $2 OR (s.final_score = $2 AND s.time_left >= $3)) AS ahead,
+                  (SELECT jsonb_build_object('outcome', pr.outcome, 'final_score', pr.final_score,
+                                             'moves', jsonb_array_length(pr.moves), 'pace', pr.pace,
+                                             'in_time', pr.in_time)
+                     FROM pars pr WHERE pr.tournament_id = $1) AS par
+             FROM standings s WHERE s.tournament_id = $1""",
+        tournament_id,
+        final_score,
+        time_left,
+    )
+    assert row is not None  # an aggregate: always one row
+    return row
 
 
 async def moves(db: Db, entry_id: int) -> list[asyncpg.Record]:
@@ -136,7 +160,7 @@ async def time_out(db: asyncpg.Pool, entry_id: int | None = None) -> list[asyncp
         """WITH u AS (
                UPDATE entries SET status = 'timed_out', final_score = score, time_left = 0, ended_at = deadline
                 WHERE status = 'playing' AND deadline <= now() AND ($1::bigint IS NULL OR id = $1)
-            RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left, team_id)
+            RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left, team_id, practice)
            SELECT u.*, p.name AS player, (SELECT c.name FROM clubs c WHERE c.id = u.team_id) AS team_name
              FROM u JOIN players p ON p.id = u.player_id""",
         entry_id,

@@ -37,7 +37,7 @@ async def sweep_once(
     for record in await play_store.start_together(db):
         await boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
     timed_out = await play_store.time_out(db)
-    for record in timed_out:
+    for record in (r for r in timed_out if not r["practice"]):  # practice is on no board
         await boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
     finished = []
     for tid, absent in await store.finish_due(db):

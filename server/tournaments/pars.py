@@ -17,10 +17,11 @@ import secrets
 import socket
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import asyncpg
 from litestar.connection import ASGIConnection
@@ -32,6 +33,7 @@ from ..fairplay.commitment import new_seed
 from . import store
 
 log = logging.getLogger("spidertour.solver")
+T = TypeVar("T")
 
 PAR_PACE = HUMAN_PACE  # seconds a move: the par's score is the line played at this (human) pace
 PAR_LEASE = 60.0  # seconds a claim on a par's work lasts unless renewed (renewed every third of it)
@@ -100,10 +102,14 @@ class SolverPool:
         return self._executor
 
     async def solve(self, settings: dict[str, Any], seed: str, seconds: float) -> dict[str, Any]:
+        return await self.run(solve_job, settings, seed, seconds)
+
+    async def run(self, job: Callable[..., T], *args: Any) -> T:
+        """Run ``job(*args)`` in the worker process (a module-level function, its arguments picklable)."""
         loop = asyncio.get_running_loop()
         executor = self._pool()
         try:
-            return await loop.run_in_executor(executor, solve_job, settings, seed, seconds)
+            return await loop.run_in_executor(executor, job, *args)
         except BrokenProcessPool:
             if self._executor is executor:
                 log.warning("the solver's worker process died; a new one starts with the next job")

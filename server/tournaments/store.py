@@ -21,7 +21,7 @@ TOURNAMENT_SQL = f"""
            (SELECT o.name FROM organisers o WHERE o.id = t.organiser_id) AS organiser_name,
            (SELECT c.name FROM clubs c WHERE c.id = t.club_id) AS club_name,
            {STATUS_SQL} AS status,
-           (SELECT count(*) FROM entries e WHERE e.tournament_id = t.id) AS entrants,
+           (SELECT count(*) FROM entries e WHERE e.tournament_id = t.id AND NOT e.practice) AS entrants,
            t.certified,
            (SELECT jsonb_build_object('outcome', pr.outcome, 'final_score', pr.final_score,
                                       'moves', jsonb_array_length(pr.moves), 'pace', pr.pace,
@@ -233,7 +233,9 @@ async def join(
     its start)."""
     async with db.acquire() as conn, conn.transaction():
         if await conn.fetchval(
-            "SELECT 1 FROM entries WHERE tournament_id = $1 AND player_id = $2", tournament_id, player_id
+            "SELECT 1 FROM entries WHERE tournament_id = $1 AND player_id = $2 AND NOT practice",
+            tournament_id,
+            player_id,
         ):
             raise JoinRefused("you already have an entry in this tournament")
         row = await conn.fetchrow(
@@ -253,7 +255,7 @@ async def join(
         entry_id = await conn.fetchval(
             """INSERT INTO entries (tournament_id, player_id, ordinal, address_hash, team_id)
                VALUES ($1, $2, $3, $4, $5)
-               ON CONFLICT (tournament_id, player_id) DO NOTHING RETURNING id""",
+               ON CONFLICT (tournament_id, player_id) WHERE NOT practice DO NOTHING RETURNING id""",
             tournament_id,
             player_id,
             row["entry_count"],
@@ -270,11 +272,13 @@ async def entry(db: Db, entry_id: int) -> asyncpg.Record | None:
 
 
 async def entry_of(db: asyncpg.Pool, tournament_id: int, player_id: int) -> asyncpg.Record | None:
-    return await db.fetchrow(f"{ENTRY_SQL} WHERE e.tournament_id = $1 AND e.player_id = $2", tournament_id, player_id)
+    return await db.fetchrow(
+        f"{ENTRY_SQL} WHERE e.tournament_id = $1 AND e.player_id = $2 AND NOT e.practice", tournament_id, player_id
+    )
 
 
 async def entries_of_player(db: asyncpg.Pool, player_id: int) -> list[asyncpg.Record]:
-    return await db.fetch(f"{ENTRY_SQL} WHERE e.player_id = $1 ORDER BY e.id DESC", player_id)
+    return await db.fetch(f"{ENTRY_SQL} WHERE e.player_id = $1 AND NOT e.practice ORDER BY e.id DESC", player_id)
 
 
 async def finish_due(db: asyncpg.Pool) -> list[tuple[int, list[asyncpg.Record]]]:
@@ -290,7 +294,8 @@ async def finish_due(db: asyncpg.Pool) -> list[tuple[int, list[asyncpg.Record]]]
         due = await conn.fetch(
             """SELECT t.id FROM tournaments t
                 WHERE t.finished_at IS NULL AND t.closes_at <= now()
-                  AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.tournament_id = t.id AND e.status = 'playing')
+                  AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.tournament_id = t.id AND e.status = 'playing'
+                                     AND NOT e.practice)
                 ORDER BY t.id
                 FOR UPDATE SKIP LOCKED"""
         )
@@ -315,7 +320,7 @@ async def store_standings(conn: Connection, tournament_id: int) -> None:
             SELECT e.tournament_id, row_number() OVER (ORDER BY {RANK_ORDER}), e.id, e.player_id, p.name,
                    coalesce(e.final_score, e.score), coalesce(e.time_left, 0), e.status
               FROM entries e JOIN players p ON p.id = e.player_id
-             WHERE e.tournament_id = $1 AND e.disqualified IS NULL""",
+             WHERE e.tournament_id = $1 AND e.disqualified IS NULL AND NOT e.practice""",
         tournament_id,
     )
 
@@ -328,7 +333,7 @@ async def replays(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
                   coalesce((SELECT jsonb_agg(m.move || jsonb_build_object('t', m.t) ORDER BY m.n)
                               FROM moves m WHERE m.entry_id = e.id), '[]'::jsonb) AS moves
              FROM entries e JOIN players p ON p.id = e.player_id
-            WHERE e.tournament_id = $1 ORDER BY e.id""",
+            WHERE e.tournament_id = $1 AND NOT e.practice ORDER BY e.id""",
         tournament_id,
     )
 
@@ -393,7 +398,9 @@ async def cancel(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record] |
 
 
 async def playing(db: asyncpg.Pool, tournament_id: int) -> list[int]:
-    rows = await db.fetch("SELECT id FROM entries WHERE tournament_id = $1 AND status = 'playing'", tournament_id)
+    rows = await db.fetch(
+        "SELECT id FROM entries WHERE tournament_id = $1 AND status = 'playing' AND NOT practice", tournament_id
+    )
     return [r["id"] for r in rows]
 
 
@@ -408,7 +415,7 @@ ORGANISER_ENTRY_SQL = """
 
 async def organiser_entries(db: asyncpg.Pool, tournament_id: int, offset: int, limit: int) -> list[asyncpg.Record]:
     return await db.fetch(
-        f"{ORGANISER_ENTRY_SQL} WHERE e.tournament_id = $1 ORDER BY e.ordinal OFFSET $2 LIMIT $3",
+        f"{ORGANISER_ENTRY_SQL} WHERE e.tournament_id = $1 AND NOT e.practice ORDER BY e.ordinal OFFSET $2 LIMIT $3",
         tournament_id,
         offset,
         limit,
@@ -416,7 +423,7 @@ async def organiser_entries(db: asyncpg.Pool, tournament_id: int, offset: int, l
 
 
 async def organiser_entry(db: asyncpg.Pool, entry_id: int) -> asyncpg.Record | None:
-    return await db.fetchrow(f"{ORGANISER_ENTRY_SQL} WHERE e.id = $1", entry_id)
+    return await db.fetchrow(f"{ORGANISER_ENTRY_SQL} WHERE e.id = $1 AND NOT e.practice", entry_id)
 
 
 async def disqualify(db: asyncpg.Pool, tournament_id: int, entry_id: int, reason: str) -> str:
@@ -430,7 +437,9 @@ async def disqualify(db: asyncpg.Pool, tournament_id: int, entry_id: int, reason
             tournament_id,
         )
         found = await conn.fetchrow(
-            "SELECT disqualified FROM entries WHERE id = $1 AND tournament_id = $2 FOR UPDATE", entry_id, tournament_id
+            "SELECT disqualified FROM entries WHERE id = $1 AND tournament_id = $2 AND NOT practice FOR UPDATE",
+            entry_id,
+            tournament_id,
         )
         if found is None:
             return "missing"

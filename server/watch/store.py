@@ -21,13 +21,17 @@ async def status(db: asyncpg.Pool, tournament_id: int) -> str | None:
 
 async def board_rows(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
     """Every entry of a tournament as the leaderboard shows it (to rebuild it)."""
-    return await db.fetch(f"{BOARD_SQL} WHERE e.tournament_id = $1 AND e.disqualified IS NULL", tournament_id)
+    return await db.fetch(
+        f"{BOARD_SQL} WHERE e.tournament_id = $1 AND e.disqualified IS NULL AND NOT e.practice", tournament_id
+    )
 
 
 async def entry_rows(db: asyncpg.Pool, tournament_id: int, entry_ids: list[int]) -> list[asyncpg.Record]:
     """These entries as the leaderboard shows them, disqualified ones too (their ``disqualified`` set)."""
     return await db.fetch(
-        f"{BOARD_SQL} WHERE e.tournament_id = $1 AND e.id = ANY($2::bigint[])", tournament_id, entry_ids
+        f"{BOARD_SQL} WHERE e.tournament_id = $1 AND e.id = ANY($2::bigint[]) AND NOT e.practice",
+        tournament_id,
+        entry_ids,
     )
 
 
@@ -37,7 +41,7 @@ LIVE_SQL = f"""
                           e.status, e.score, e.final_score, e.time_left, e.deadline, e.team_id,
                           (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
                      FROM entries e JOIN players p ON p.id = e.player_id
-                    WHERE e.tournament_id = $1 AND e.disqualified IS NULL) ranked"""
+                    WHERE e.tournament_id = $1 AND e.disqualified IS NULL AND NOT e.practice) ranked"""
 
 
 async def live_rows(db: asyncpg.Pool, tournament_id: int, offset: int, limit: int) -> list[asyncpg.Record]:
@@ -55,7 +59,8 @@ async def live_count(db: asyncpg.Pool, tournament_id: int) -> int:
     """Entries ranked live (not disqualified), from PostgreSQL."""
     return int(
         await db.fetchval(
-            "SELECT count(*) FROM entries WHERE tournament_id = $1 AND disqualified IS NULL", tournament_id
+            "SELECT count(*) FROM entries WHERE tournament_id = $1 AND disqualified IS NULL AND NOT practice",
+            tournament_id,
         )
     )
 
@@ -94,7 +99,8 @@ async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit
                    p.name AS player, coalesce(e.final_score, e.score) AS score, e.time_left, e.status, e.team_id,
                    (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
               FROM entries e JOIN players p ON p.id = e.player_id
-             WHERE e.tournament_id = $1 AND e.disqualified IS NULL ORDER BY rank OFFSET $2 LIMIT $3""",
+             WHERE e.tournament_id = $1 AND e.disqualified IS NULL AND NOT e.practice
+             ORDER BY rank OFFSET $2 LIMIT $3""",
         tournament_id,
         offset,
         limit,

@@ -67,6 +67,8 @@ def test_every_variable_is_read() -> None:
         "LOG_FORMAT": "json",
         "SOLVER_SECONDS": "2.5",
         "CERTIFY_TRIES": "4",
+        "ANALYSIS_SECONDS": "0.5",
+        "ANALYSIS_TOTAL_SECONDS": "12",
         "REGISTER_PER_MINUTE": "30",
         "REGISTER_BURST": "10",
         "JOIN_PER_MINUTE": "90",
@@ -98,6 +100,7 @@ def test_every_variable_is_read() -> None:
     )
     assert (c.rate_per_second, c.rate_burst, c.log_level, c.log_format) == (12.5, 30, "warning", "json")
     assert (c.solver_seconds, c.certify_tries, c.address_key, c.db_timeout) == (2.5, 4, "k", 1.5)
+    assert (c.analysis_seconds, c.analysis_total_seconds) == (0.5, 12.0)
     assert c.limits["register"].per_minute == 30 and c.limits["join"].burst == 5
     assert (c.signin_failures_per_handle, c.signin_failures_per_address, c.signin_window_seconds) == (3, 7, 60)
     assert c.external_jwt == ("s" * 32, "https://host.example", "spidertour")

@@ -39,6 +39,8 @@ ORGANISER_ROUTES = {
 PLAYER_ROUTES = {
     ("post", "/api/tournaments/{tournament_id}/entries"),
     ("get", "/api/me/entries"),
+    ("post", "/api/tournaments/{tournament_id}/practice"),
+    ("get", "/api/me/practice"),
     ("post", "/api/clubs/{club_id}/members"),
     ("get", "/api/me"),
     ("patch", "/api/me"),
@@ -159,6 +161,16 @@ def test_the_errors_the_server_gives_are_documented(api: Api, spec: dict[str, An
             "post",
             "/api/tournaments/{tournament_id}/entries",
             api.http.post(f"/api/tournaments/{tid}/entries", json={"team": 1}, headers=bearer(token)),
+        ),
+        (
+            "post",
+            "/api/tournaments/{tournament_id}/practice",
+            api.http.post(f"/api/tournaments/{tid}/practice", headers=bearer(token)),
+        ),
+        (
+            "get",
+            "/api/tournaments/{tournament_id}/entries/{entry_id}/analysis",
+            api.http.get(f"/api/tournaments/{tid}/entries/1/analysis"),
         ),
     ]
     seen = set()

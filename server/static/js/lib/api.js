@@ -128,6 +128,10 @@ export const api = {
   },
   disqualified: (tid) => call("GET", `/api/tournaments/${tid}/disqualified`),
   par: (tid) => call("GET", `/api/tournaments/${tid}/par`),
+  /** A finished tournament's deal played again, unranked: a practice entry (its game at #/play/ID). */
+  practice: (tid) => call("POST", `/api/tournaments/${tid}/practice`, { token: token() }),
+  /** Where a finished game's win was lost: {status: "computing"} until {status: "ready", positions, ...}. */
+  analysis: (tid, eid) => call("GET", `/api/tournaments/${tid}/entries/${eid}/analysis`),
   createTournament: (body, admin) => call("POST", "/api/tournaments", { body, token: admin }),
   /** An organiser's request with the admin or organiser token of this tab (organise_manage.js). */
   admin: (method, path, body, options = {}) => call(method, path, { body, token: adminToken(), ...options }),

@@ -8,6 +8,7 @@ import { cardWords } from "../board/cards.js";
 import { commitment, replayGame, VARIANTS } from "../engine/index.js";
 import { certifiedBadge, clock, describeSettings, el, STATUS_NAMES, when } from "../lib/ui.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
+import { AnalysisLine, practiseButton } from "./practice.js";
 
 // A score as a share of the par ("87% of par"), or "" when there is no par score to compare with.
 function ofPar(score, par) {
@@ -60,7 +61,8 @@ export function mount(main, tidText) {
     }
     const check = el("span", { class: "check", "data-check": "commitment" }, "checking\u2026");
     page.append(el("p", { class: "row" }, el("a", { class: "btn small", href: `/api/tournaments/${tid}/standings.csv`,
-      download: `tournament-${tid}-standings.csv`, "data-action": "standings-csv" }, "Download results (CSV)")));
+      download: `tournament-${tid}-standings.csv`, "data-action": "standings-csv" }, "Download results (CSV)"),
+      practiseButton(tid)));
     page.append(el("div", { class: "panel fairness" },
       el("h2", {}, "Fair play"),
       el("dl", {},
@@ -162,7 +164,7 @@ export function mount(main, tidText) {
     games = games || (await api.replays(tid));
     const game = games.find((g) => g.entry_id === entryId);
     if (!game) return;
-    await show(new ReplayViewer(game));
+    await show(new ReplayViewer(game, tid));
   }
 
   async function show(next) {
@@ -193,7 +195,7 @@ export function mount(main, tidText) {
 }
 
 class ReplayViewer {
-  constructor(game) {
+  constructor(game, tid = null) {
     this.game = game;
     this.step = 0;
     this.timer = null;
@@ -215,6 +217,8 @@ class ReplayViewer {
         button("next", "Next \u203a", "Next move", () => this.show(this.step + 1)),
         button("last", "Last \u00bb", "The end", () => this.show(this.steps.length - 1)),
         this.slider),
+      // Where the win was lost (the solver's analysis), under the moves: a real entry's game only.
+      (this.analysis = tid === null ? null : new AnalysisLine(tid, game.entry_id, (i) => this.show(i)))?.root ?? null,
       el("div", { class: "row" }, this.label, this.stats),
       el("div", { class: "board-wrap felt" }, boardEl),
       this.rescore);
@@ -247,6 +251,7 @@ class ReplayViewer {
       this.board.groupEls(move.to, move.count).forEach((c) => c.classList.add("moved"));
     }
     this.slider.value = this.step;
+    this.analysis?.mark(this.step);
     this.board.root.dataset.step = this.step;
     const at = move && move.t !== undefined ? ` at ${clock(move.t)}` : "";
     const counter = this.step ? `Move ${this.step} of ${this.steps.length - 1}: ` : "Start: ";
@@ -279,6 +284,7 @@ class ReplayViewer {
 
   destroy() {
     this.pause();
+    this.analysis?.destroy();
     this.board.destroy();
   }
 }

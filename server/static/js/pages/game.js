@@ -11,6 +11,12 @@ import { clock, confirmDialog, countdown, describeSettings, el, STATUS_NAMES } f
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
 const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
 
+/** 1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st. */
+export function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
+}
+
 function stat(name, label, value = "0") {
   return el("div", { class: `stat stat-${name}` },
     el("span", { class: "label" }, label), el("span", { class: "value", "data-stat": name }, value));
@@ -79,6 +85,7 @@ export function mount(main, entryIdText) {
 
   let view = null;
   let state = null;
+  let lastOver = null; // the over message, once the game is over here
   let deadline = null; // performance.now() at which the server's clock reaches 0
   let settings = null; // the tournament's, once loaded
   let messageTimer = null;
@@ -159,11 +166,13 @@ export function mount(main, entryIdText) {
     undoBtn.disabled = !v.can_undo || v.over;
     endBtn.disabled = v.over;
     if (v.over) showOver({ outcome: v.outcome, score: v.score, time_left: v.time_left ?? 0,
-      time_bonus: v.time_bonus ?? 0, free_column_bonus: v.free_column_bonus ?? 0, final_score: v.final_score ?? v.score });
+      time_bonus: v.time_bonus ?? 0, free_column_bonus: v.free_column_bonus ?? 0, final_score: v.final_score ?? v.score,
+      would_rank: lastOver?.would_rank, par: lastOver?.par });
   }
 
   function onState(s, first) {
     state = s;
+    if (s.practice) page.dataset.practice = "true";
     if (first) loadTournament(s.tournament_id);
     if (s.status === "joined" || !s.view) {
       showStart(s);
@@ -216,6 +225,7 @@ export function mount(main, entryIdText) {
   }
 
   function onOver(o) {
+    lastOver = o; // a practice game's would_rank and par, kept for the redraw after the sync below
     beep("over");
     if (view) {
       view = { ...view, over: true, outcome: o.outcome, time_left: o.time_left, can_undo: false };
@@ -320,8 +330,10 @@ export function mount(main, entryIdText) {
         row("Time bonus", `${o.time_left} s \u00d7 ${sequences}/${toWin}`, "time_bonus", o.time_bonus),
         el("tr", { class: "total" }, el("td", {}, "Final score"), el("td"),
           el("td", { class: "num", "data-part": "final_score" }, o.final_score)))),
+      ...(state?.practice ? practiceLines(o) : []),
       el("div", { class: "over-links" },
-        state ? el("a", { class: "btn primary", href: `#/board/${state.tournament_id}` }, "Leaderboard") : null,
+        state?.practice ? el("a", { class: "btn primary", href: `#/finished/${state.tournament_id}` }, "Results & replays")
+          : state ? el("a", { class: "btn primary", href: `#/board/${state.tournament_id}` }, "Leaderboard") : null,
         el("a", { class: "btn", href: "#/lobby" }, "Lobby"),
         el("button", { class: "btn ghost", "data-action": "see-table", onclick: () => (overPanel.hidden = true) },
           "See the table")));
@@ -334,7 +346,24 @@ export function mount(main, entryIdText) {
     overBadge.textContent = `game over: ${OUTCOMES_SHORT[o.outcome] || "over"} \u00b7 ${o.final_score}`;
     overBadge.className = `badge over-badge st-${o.outcome}`;
     boardEl.classList.add("game-over");
-    showPlace(place);
+    if (state?.practice) place.textContent = "Practice: this game is ranked nowhere.";
+    else showPlace(place);
+  }
+
+  /** A practice game's end: where its final score would have ranked, and the tournament's par. */
+  function practiceLines(o) {
+    const lines = [];
+    if (o.would_rank) {
+      lines.push(el("p", { class: "would-rank", "data-field": "would-rank", "data-rank": o.would_rank.rank },
+        "This would have ranked ", el("b", {}, ordinal(o.would_rank.rank)), ` of ${o.would_rank.of}.`));
+    }
+    if (o.par !== undefined) {
+      const par = o.par;
+      lines.push(el("p", { class: "muted", "data-field": "practice-par" }, !par ? "No par for this deal."
+        : par.outcome === "won" ? `Par: ${par.final_score} (the solver's line of ${par.moves} moves).`
+          : `Par: the solver found no win (${par.outcome}).`));
+    }
+    return lines;
   }
 
   /** The entry's place on the leaderboard, once its final score is in. */

@@ -4,6 +4,7 @@
 import { api, forgetPlayer, player, setPlayer } from "../lib/api.js";
 import { accessNote } from "./join.js";
 import { teamSelect, teamsNote } from "../lib/teams.js";
+import { practiseButton } from "./practice.js";
 import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notify, showWho, STATUS_NAMES, when } from "../lib/ui.js";
 
 const SECTIONS = [
@@ -176,7 +177,8 @@ export function mount(main) {
       actions.push(el("a", { class: "btn primary", href: `#/play/${mine.id}`, "data-action": "play" }, label));
     }
     if (t.status === "finished") {
-      actions.push(el("a", { class: "btn", href: `#/finished/${t.id}`, "data-action": "results" }, "Results & replays"));
+      actions.push(el("a", { class: "btn", href: `#/finished/${t.id}`, "data-action": "results" }, "Results & replays"),
+        practiseButton(t.id));
     } else {
       actions.push(el("a", { class: "btn ghost", href: `#/board/${t.id}`, "data-action": "leaderboard" }, "Leaderboard"));
     }

@@ -1,0 +1,164 @@
+"""A finished game's analysis: where the win was lost.
+
+``GET /api/tournaments/{id}/entries/{entry_id}/analysis`` answers 202 while the solver works it out
+(in the server's solver worker process, ``analysis_job.analyse``), then the stored analysis. The
+work is claimed in PostgreSQL first, so that of all the processes serving one database only one
+does it, once; the claim is renewed while it runs and taken over when it runs out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Callable
+from typing import Any, Protocol, cast
+
+import asyncpg
+import msgspec
+from litestar import Request, Response, get
+from litestar.connection import ASGIConnection
+from litestar.exceptions import HTTPException, NotFoundException
+from litestar.openapi import ResponseSpec
+
+from ..config import Config
+from ..core import core_of
+from ..lib.http import valid_id
+from ..operations.openapi import errors
+from ..play.messages import ParSummary
+from . import analysis_store as store
+from . import practice_messages as m
+from .analysis_job import analyse
+from .practice import finished_tournament
+
+log = logging.getLogger("spidertour.analysis")
+
+LEASE = 60.0  # seconds a claim lasts unless renewed (renewed every third of it)
+OVER = ("won", "ended", "timed_out", "absent")
+
+
+class Worker(Protocol):
+    """The solver's worker process (``tournaments.pars.SolverPool``)."""
+
+    async def run(self, job: Callable[..., Any], *args: Any) -> Any: ...
+
+
+class Analyses:
+    """The analyses this process works out: one task per game, each claimed first."""
+
+    def __init__(self, db: asyncpg.Pool, worker: Worker, config: Config) -> None:
+        self.db = db
+        self.worker = worker
+        self.seconds = config.analysis_seconds
+        self.total = config.analysis_total_seconds
+        self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+
+    async def ask(self, game: asyncpg.Record) -> None:
+        """Work out this game's analysis unless it is under way (here or in another process)."""
+        entry_id = game["id"]
+        running = self.tasks.get(entry_id)
+        if running is not None and not running.done():
+            return
+        starts = await store.claim(self.db, entry_id, self.me, LEASE)
+        if starts is None:
+            return
+        log.info("analysing entry %s (start %d)", entry_id, starts)
+        task = asyncio.create_task(self._work(game))
+        self.tasks[entry_id] = task
+        task.add_done_callback(lambda t: self.tasks.pop(entry_id, None) if self.tasks.get(entry_id) is t else None)
+
+    async def _work(self, game: asyncpg.Record) -> None:
+        entry_id = game["id"]
+        par = game["par_outcome"]
+        opening = True if par == "won" else False if par == "proven lost" else None
+        job = asyncio.ensure_future(
+            self.worker.run(
+                analyse,
+                game["settings"],
+                game["seed"],
+                game["ordinal"],
+                game["moves"],
+                opening,
+                self.seconds,
+                self.total,
+            )
+        )
+        try:
+            while True:
+                done, _ = await asyncio.wait({job}, timeout=LEASE / 3)
+                if done:
+                    break
+                try:
+                    await store.renew(self.db, entry_id, self.me, LEASE)
+                except (OSError, asyncpg.PostgresError):
+                    log.warning("renewing the claim on the analysis of entry %s failed", entry_id)
+            result = job.result()
+            await store.save(self.db, entry_id, result)
+            log.info(
+                "analysed entry %s: %d searches, turning point %s", entry_id, result["solved"], result["turning_point"]
+            )
+        except asyncio.CancelledError:
+            await self._release(entry_id)
+            raise
+        except Exception:
+            log.warning("analysing entry %s failed; it is tried again when asked", entry_id, exc_info=True)
+            await self._release(entry_id)
+        finally:
+            job.cancel()
+
+    async def _release(self, entry_id: int) -> None:
+        try:
+            await asyncio.wait_for(store.release(self.db, entry_id, self.me), 2)
+        except (OSError, TimeoutError, asyncpg.PostgresError):
+            log.warning("could not give up the claim on the analysis of entry %s; it runs out", entry_id)
+
+    async def close(self) -> None:
+        """Cancel the work under way (its claims given up)."""
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def analyses_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Analyses:
+    return cast(Analyses, connection.app.state.analyses)
+
+
+@get(
+    "/api/tournaments/{tournament_id:int}/entries/{entry_id:int}/analysis",
+    responses={
+        **errors(403, 404, 409),
+        202: ResponseSpec(m.Computing, description="The solver is working it out: ask again in a moment"),
+    },
+)
+async def analysis(
+    request: Request[Any, Any, Any], tournament_id: int, entry_id: int
+) -> Response[m.Analysis | m.Computing]:
+    """Anyone, after the finish: where the entry's win was lost. 202 ``{"status": "computing"}`` while
+    the solver works it out, then 200 with every position's verdict. 403 before the finish; 409 for
+    a practice game still being played."""
+    db = core_of(request).db
+    await finished_tournament(db, tournament_id, "analysis")
+    game = await store.game(db, tournament_id, entry_id) if valid_id(entry_id) else None
+    if game is None:
+        raise NotFoundException(f"no entry {entry_id} in tournament {tournament_id}")
+    done = await store.stored(db, entry_id)
+    if done is not None:
+        return Response(
+            m.Analysis(
+                positions=msgspec.convert(done["positions"], list[m.Position]),
+                par=None if done["par"] is None else msgspec.convert(done["par"], ParSummary),
+                turning_point=done["turning_point"],
+            ),
+            status_code=200,
+        )
+    if game["status"] not in OVER:
+        raise HTTPException(status_code=409, detail="the practice game is still being played: analysis once it is over")
+    await analyses_of(request).ask(game)
+    return Response(m.Computing(), status_code=202)
+
+
+ROUTES = [analysis]

@@ -1,0 +1,92 @@
+// Practice and analysis on a finished tournament: the "Practise this deal" button (finished page and
+// the lobby's finished cards), and the line under a replay that shows where the win was lost.
+
+import { api, player } from "../lib/api.js";
+import { el, notify } from "../lib/ui.js";
+
+/** A button that starts a practice game of the tournament's deal (unranked) and opens it. */
+export function practiseButton(tid) {
+  if (!player()) return el("span", { class: "muted", "data-field": "practise-hint" }, "Register to practise this deal");
+  const button = el("button", { class: "btn", "data-action": "practise", title: "Play this deal again, unranked",
+    onclick: async () => {
+      button.disabled = true;
+      try {
+        const entry = await api.practice(tid);
+        location.hash = `#/play/${entry.id}`;
+      } catch (err) {
+        notify(err.message, "error");
+        button.disabled = false;
+      }
+    } }, "Practise this deal");
+  return button;
+}
+
+const POLL_MS = 1500;
+
+/**
+ * The analysis line of a replay: one segment per position, green while a win exists, red once it is
+ * lost (after the turning point, or proven lost), grey where the solver found none within its budget.
+ * `seek(i)` shows position i; `mark(i)` follows the replay's step. Polls while the server computes.
+ */
+export class AnalysisLine {
+  constructor(tid, entryId, seek) {
+    this.tid = tid;
+    this.entryId = entryId;
+    this.seek = seek;
+    this.cells = [];
+    this.timer = null;
+    this.step = 0;
+    this.bar = el("div", { class: "analysis-bar", role: "img", "aria-label": "where a win existed" });
+    this.note = el("p", { class: "analysis-note muted small", "data-field": "analysis-note" }, "Analysing the game\u2026");
+    this.root = el("div", { class: "analysis", "data-field": "analysis", "data-status": "computing" }, this.bar, this.note);
+    this.load();
+  }
+
+  async load() {
+    let answer;
+    try {
+      answer = await api.analysis(this.tid, this.entryId);
+    } catch (err) {
+      this.note.textContent = `No analysis: ${err.message}`;
+      this.root.dataset.status = "error";
+      return;
+    }
+    if (answer.status !== "ready") {
+      this.timer = setTimeout(() => this.load(), POLL_MS);
+      return;
+    }
+    this.draw(answer);
+  }
+
+  draw(a) {
+    const turning = a.turning_point;
+    this.root.dataset.status = "ready";
+    this.root.dataset.turningPoint = turning ?? "";
+    this.cells = a.positions.map((p, i) => {
+      const lost = p.winnable === false || (turning !== null && i >= turning && p.winnable !== true);
+      const kind = p.winnable === true ? "win" : lost ? "lost" : "unknown";
+      const title = i ? `after move ${i}: ` : "the deal: ";
+      return el("button", { class: `cell ${kind}`, "data-kind": kind, "data-position": i, tabindex: -1,
+        title: title + (kind === "win" ? "a win exists" : kind === "lost" ? "no win" : "no win found within the budget"),
+        onclick: () => this.seek(i) });
+    });
+    if (turning !== null) this.cells[turning].classList.add("turning");
+    this.bar.replaceChildren(...this.cells);
+    const won = a.positions.length && a.positions.every((p) => p.winnable === true);
+    this.note.replaceChildren(turning !== null
+      ? el("a", { href: "#", "data-field": "turning-point", onclick: (e) => { e.preventDefault(); this.seek(turning); } },
+        `move ${turning}: the win was lost here`)
+      : won ? "A win existed all the way through." : a.positions.some((p) => p.winnable === true)
+        ? "A win still existed at the end." : "The solver found no win in this game.");
+    this.mark(this.step);
+  }
+
+  mark(i) {
+    this.step = i;
+    this.cells.forEach((c, j) => c.classList.toggle("here", j === Math.min(i, this.cells.length - 1)));
+  }
+
+  destroy() {
+    clearTimeout(this.timer);
+  }
+}
