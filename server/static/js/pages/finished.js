@@ -8,7 +8,7 @@ import { cardWords } from "../board/cards.js";
 import { commitment, replayGame, VARIANTS } from "../engine/index.js";
 import { certifiedBadge, clock, describeSettings, el, STATUS_NAMES, when } from "../lib/ui.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
-import { AnalysisLine, practiseButton } from "./practice.js";
+import { AnalysisLine, practiseButton } from "../competitions/practice.js";
 
 // A score as a share of the par ("87% of par"), or "" when there is no par score to compare with.
 function ofPar(score, par) {

@@ -4,7 +4,7 @@
 import { api, forgetPlayer, player, setPlayer } from "../lib/api.js";
 import { accessNote } from "./join.js";
 import { teamSelect, teamsNote } from "../lib/teams.js";
-import { practiseButton } from "./practice.js";
+import { practiseButton } from "../competitions/practice.js";
 import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notify, showWho, STATUS_NAMES, when } from "../lib/ui.js";
 
 const SECTIONS = [
