@@ -34,6 +34,8 @@ def test_no_link_leads_out_of_the_repository() -> None:
     for page in pages:
         text = page.read_text()
         assert "../shared" not in text and "shared/spec" not in text, page
+        # Documents kept outside (SERVICE.md, COMMUNITY.md, ...) are never named: the docs say it all.
+        assert set(re.findall(r"\b[A-Z]+\.md\b", text)) <= {"README.md"}, page
         for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
             if target.startswith(("http://", "https://", "mailto:")):
                 continue
