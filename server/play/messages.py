@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
-from msgspec import Meta, Struct, field
+from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 from ..lib.messages import Error, Pong
 
@@ -107,6 +107,12 @@ class State(Struct, tag="state"):
     deadline: datetime | None = None
     time_left: float | None = None  # seconds on the server's clock
     starts_at: datetime | None = None  # start "together": when the server starts every game (while waiting)
+    # Several deals (setting "deals" > 1; left out otherwise): the deal played now or last (1, 2, ...),
+    # of how many, and the running total (the final scores of the deals over, plus the current score).
+    # Start "together": starts_at is also when the next deal starts, while the last one is over.
+    deal: int | UnsetType = UNSET
+    deals: int | UnsetType = UNSET
+    total: int | UnsetType = UNSET
 
 
 class ViewFields(Struct, omit_defaults=True):
@@ -154,6 +160,10 @@ class Over(Struct, tag="over"):
     time_bonus: int
     free_column_bonus: int
     final_score: int
+    # Several deals (left out with one): which deal ended, of how many, and the total so far.
+    deal: int | UnsetType = UNSET
+    deals: int | UnsetType = UNSET
+    total: int | UnsetType = UNSET
 
 
 ServerMessage = State | Result | Over | Error | Pong

@@ -12,6 +12,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, cast
 
 import msgspec
@@ -30,9 +31,9 @@ from ..storage.pool import DB_FAILURES, UNAVAILABLE
 from ..watch import store as watch_store
 from ..watch.boards import Boards
 from ..watch.messages import row_of
+from . import deals, store
 from . import messages as p
-from . import store
-from .live import FINISHED, LiveGame, load
+from .live import FINISHED, OVER, LiveGame, load
 from .rate import TokenBucket
 from .runtime import Event, Play
 from .shapes import dt, engine_move, view_of
@@ -44,6 +45,7 @@ CLOSE_TAKEN_OVER = 4001
 CLOSE_UNAUTHORISED = 4003  # also when the session of the connection's token ends (signed out)
 CLOSE_FLOOD = 4008
 AUTH_SECONDS = 15.0
+ROUND_GRACE = 30.0  # seconds past a round's time that a waiting session still looks for its next deal
 MOVE_JSON = msgspec.json.Encoder()
 PILE_MOVES = ("deal", "undo")  # the moves that may change the draw piles
 
@@ -211,6 +213,12 @@ class PlaySession:
             # Past the opening time and still waiting (the database's clock a little behind): look again soon.
             at = live.opens_at if live.opens_at > time.time() else time.time() + 0.25
             self.timer = asyncio.create_task(self._wake_at(at, "together"))
+        elif live and live.deals > 1 and not self.stopped and (round_at := live.next_round_at()) is not None:
+            # The next deal of a sitting in rounds: started by the server at its time (looked for again
+            # soon while the database's clock is a little behind, for a while).
+            now = time.time()
+            if round_at > now - ROUND_GRACE:
+                self.timer = asyncio.create_task(self._wake_at(max(round_at, now + 0.25), "together"))
 
     async def _wake_at(self, at: float, event: str) -> None:
         await asyncio.sleep(max(0.0, at - time.time()))
@@ -232,9 +240,25 @@ class PlaySession:
                 started_at=None if started is None else dt(started),
                 deadline=None if live.deadline is None else dt(live.deadline),
                 time_left=self._time_left(),
-                starts_at=dt(live.opens_at) if live.start == "together" and live.status == "joined" else None,
+                starts_at=self._starts_at(),
+                **self._deals(),
             )
         )
+
+    def _starts_at(self) -> datetime | None:
+        live = self.live
+        assert live is not None
+        if live.start == "together" and live.status == "joined":
+            return dt(live.opens_at)
+        at = live.next_round_at() if live.deals > 1 else None
+        return None if at is None else dt(at)
+
+    def _deals(self) -> dict[str, int]:
+        """The deal, of how many, and the running total: only with several deals (docs/protocol.md)."""
+        live = self.live
+        if live is None or live.deals == 1:
+            return {}
+        return {"deal": live.deal, "deals": live.deals, "total": live.total}
 
     def _time_left(self) -> float | None:
         live = self.live
@@ -312,10 +336,14 @@ class PlaySession:
         (the clock's sweep does it too, for players who are not connected; whichever runs first)."""
         live = self.live
         assert live is not None
-        for started in await store.start_together(self.db, live.tournament_id):
-            await self.boards.publish(started["tournament_id"], started["ordinal"], row_of(started))
+        before = (live.status, live.deal)
+        started = await store.start_together(self.db, live.tournament_id)
+        if live.deals > 1:  # and the next deal of every entry whose round has come
+            started += await deals.next_together(self.db, live.tournament_id)
+        for record in started:
+            await self.boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
         await self._reload()  # still waiting (the database's clock a moment behind): the timer looks again
-        if self.live is not None and self.live.status != "joined":
+        if self.live is not None and (self.live.status, self.live.deal) != before:
             await self._send_state()
         elif asked:
             await self.error("starts_together", "the server is starting every game: a moment")
@@ -324,7 +352,10 @@ class PlaySession:
         live = self.live
         assert live is not None
         if live.status != "joined":
-            await self.error("already_started", f"this entry is {live.status}")
+            if live.deal < live.deals and live.status in OVER:
+                await self._next_deal()
+            else:
+                await self.error("already_started", f"this entry is {live.status}")
             return
         if live.start == "together":
             if time.time() < live.opens_at:
@@ -341,6 +372,30 @@ class PlaySession:
         if row is None:
             status = await watch_store.status(self.db, live.tournament_id) or "gone"
             await self.error("not_open", f"the tournament is {status}: games start only while it is open")
+            return
+        await self._reload()
+        await self._send_state()
+        await self._publish()
+
+    async def _next_deal(self) -> None:
+        """Several deals: the next one, after the last is over (start "own": now, while the tournament
+        is open; "together": at its round's time, for everyone)."""
+        live = self.live
+        assert live is not None
+        if live.start == "together":
+            at = live.next_round_at() or 0.0
+            if time.time() < at:
+                await self.error(
+                    "starts_together",
+                    f"deal {live.deal + 1} of {live.deals} starts for everyone at {dt(at).isoformat()} "
+                    f"(in {at - time.time():.0f} s): the server starts it then",
+                )
+            else:
+                await self._start_together(asked=True)
+            return
+        if await deals.next_own(self.db, self.entry_id) is None:
+            status = await watch_store.status(self.db, live.tournament_id) or "gone"
+            await self.error("not_open", f"the tournament is {status}: a deal starts only while it is open")
             return
         await self._reload()
         await self._send_state()
@@ -395,12 +450,12 @@ class PlaySession:
                     seq,
                     MOVE_JSON.encode(move_json).decode(),
                     game.t,
-                    game.score,
+                    game.score + live.score_before,  # the entry's running total over its deals
                     game.reveals,
                     game.sequences,
                     status,
-                    game.final_score,
-                    game.time_left,
+                    None if game.final_score is None else game.final_score + live.score_before,
+                    None if game.time_left is None else game.time_left + live.time_before,
                 )
             )
         except DB_FAILURES as err:
@@ -422,6 +477,8 @@ class PlaySession:
         await self._send_result(seq, move_json, result)
         if game.over:
             await self._send_over()
+            if live.deals > 1:
+                self._arm_timer()  # start "together": the next round's start
 
     async def _lost_write(self, seq: int) -> None:
         """The commit matched nothing: a newer connection holds the entry, or the clock ran out."""
@@ -471,6 +528,7 @@ class PlaySession:
                 time_bonus=game.time_bonus,
                 free_column_bonus=game.free_column_bonus,
                 final_score=game.final_score or 0,
+                **self._deals(),
             )
         )
 

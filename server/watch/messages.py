@@ -19,6 +19,7 @@ class Row(msgspec.Struct, array_like=False):
     time_left: int | None = None
     rank: int | None = None
     deadline: float | None = None  # while the game runs: its end, in seconds since the epoch
+    matchpoints: float | msgspec.UnsetType = msgspec.UNSET  # final standings scored by matchpoints only
 
 
 def _deadline(record: asyncpg.Record | dict[str, Any]) -> float | None:

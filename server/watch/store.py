@@ -78,7 +78,7 @@ async def over(db: asyncpg.Pool, tournament_ids: list[int]) -> list[int]:
 async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit: int = 100) -> list[asyncpg.Record]:
     """Final standings once stored, else the running order computed from the entries."""
     rows = await db.fetch(
-        """SELECT rank, entry_id, player_id, player, final_score AS score, time_left, status
+        """SELECT rank, entry_id, player_id, player, final_score AS score, time_left, status, matchpoints
              FROM standings WHERE tournament_id = $1 ORDER BY rank OFFSET $2 LIMIT $3""",
         tournament_id,
         offset,
