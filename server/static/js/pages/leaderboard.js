@@ -3,7 +3,7 @@
 // and the time left of every game still playing counted down from its deadline.
 
 import { api, knownEntries, player, wsUrl } from "../lib/api.js";
-import { certifiedBadge, clock, countdown, describeSettings, el, STATUS_NAMES } from "../lib/ui.js";
+import { certifiedBadge, clock, countdown, dealsNote, describeSettings, el, STATUS_NAMES } from "../lib/ui.js";
 
 export function mount(main, tidText) {
   const tid = Number(tidText);
@@ -44,7 +44,8 @@ export function mount(main, tidText) {
     return el("tr", { "data-entry": r.entry_id, class: cls || null },
       el("td", { class: "num", "data-field": "rank", "data-medal": medal }, r.rank ?? ""),
       el("td", { "data-field": "player" }, r.player, mine.has(r.entry_id) ? el("span", { class: "you-tag" }, "you") : null),
-      el("td", { class: "num score", "data-field": "score" }, r.score),
+      el("td", { class: "num score", "data-field": "score" },
+        r.matchpoints === undefined ? r.score : `${r.matchpoints} mp \u00b7 ${r.score}`),
       el("td", { "data-field": "status" }, el("span", { class: `badge st-${r.status}` },
         STATUS_NAMES[r.status] || r.status)),
       left);
@@ -143,6 +144,11 @@ export function mount(main, tidText) {
         el("span", { "data-field": "entrants" }, entrants || t.entrants), " entrants",
         ...(t.start === "together" && t.status === "scheduled"
           ? [" \u00b7 everyone starts together: ", countdown(t.opens_at)] : []));
+      // Several deals: what ranks, in plain words; the score is the total over the deals.
+      page.querySelector("[data-field=deals-note]")?.remove();
+      const note = dealsNote(t.settings, t.status !== "finished");
+      if (note) meta.after(note);
+      if ((t.settings.deals ?? 1) > 1) table.querySelector("thead th.num + th + th").textContent = "Total";
       setStatus(t.status);
     } catch (err) {
       if (err.status === 404) unknown();
