@@ -5,8 +5,8 @@ finished page, and the organiser's "Deals" and "Scoring" fields; on a phone and 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
