@@ -29,10 +29,10 @@ from typing import Any
 from spidertour.engine import EngineError, Settings
 from spidertour.engine.replay import replay_game
 
+from ..competitions.deal_checks import by_entry, deal_count, matchpoint_checks
 from ..config import ConfigError
 from .args import an_id
 from .client import server_url
-from .verify_deals import by_entry, deal_count, matchpoint_checks
 
 PAGE = 500  # standings rows per request (the server's largest page)
 TIME_UP_STATUSES = ("timed_out", "absent")
@@ -387,11 +387,9 @@ def verify_data(tour: dict[str, Any], replays: str, standings: list[dict[str, An
 def _several_deals(
     games: list[GameCheck], standings: list[dict[str, Any]], settings: dict[str, Any], entrants: Any
 ) -> list[Check]:
-    """Several deals: every entry's games add up to its standing (verify_deals.py)."""
+    """Several deals: every entry's games add up to its standing (competitions/deal_checks.py)."""
     deals = deal_count(settings)
-    totals, missing = by_entry(games, deals)
-    if entrants is not None and entrants != len(totals):
-        missing.append(f"games of {len(totals)} entries for {entrants} entrants")
+    totals, missing = by_entry(games, deals, entrants)
     checks = [Check("deals", not missing, "; ".join(missing) or f"{len(totals)} entries x {deals} deals, each once")]
     by_matchpoints = settings.get("scoring") == "matchpoints"
     checks += _standings_checks(totals, standings, ranking=not by_matchpoints)
@@ -399,11 +397,10 @@ def _several_deals(
         ranked = [g for g in totals if g.disqualified is None]
         checks += matchpoint_checks(ranked, standings, deals, Check)
     for total in totals:  # what the standings check found, told on the entry's games
-        for g in games:
-            if g.entry_id == total.entry_id:
-                g.rank, g.standing = total.rank, total.standing
-        last = max((g for g in games if g.entry_id == total.entry_id), key=lambda g: g.deal or 0)
-        last.problems += [f"(its total) {p}" for p in total.problems]
+        own = [g for g in games if g.entry_id == total.entry_id]
+        for g in own:
+            g.rank, g.standing = total.rank, total.standing
+        own[-1].problems += [f"(its total) {p}" for p in total.problems]
     return checks
 
 

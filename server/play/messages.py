@@ -170,4 +170,21 @@ ServerMessage = State | Result | Over | Error | Pong
 
 client_decoder = msgspec.json.Decoder(ClientMessage)
 
+
+def decode(data: str | bytes, limit: int) -> ClientMessage | str:
+    """A client's message, or why it is refused (too large, not JSON, not a message)."""
+    size = len(data)
+    if size > limit:
+        return f"message too large: {size} bytes (the limit is {limit})"
+    try:
+        message: ClientMessage = client_decoder.decode(data)
+    except msgspec.ValidationError as err:
+        return f"invalid message: {err}"
+    except msgspec.DecodeError as err:
+        return f"malformed JSON: {err}"
+    except UnicodeDecodeError:
+        return "malformed JSON: the message is not valid UTF-8"
+    return message
+
+
 __all__ = ["Error", "Pong"]

@@ -12,7 +12,6 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any, cast
 
 import msgspec
@@ -36,7 +35,7 @@ from . import messages as p
 from .live import FINISHED, OVER, LiveGame, load
 from .rate import TokenBucket
 from .runtime import Event, Play
-from .shapes import dt, engine_move, view_of
+from .shapes import dt, engine_move, over_of, state_of
 from .stop import why_stopped
 
 log = logging.getLogger("spidertour.play")
@@ -125,19 +124,7 @@ class PlaySession:
         self.events.put_nowait(("gone", None))
 
     def _decode(self, data: str | bytes) -> p.ClientMessage | str:
-        size = len(data)
-        limit = self.config.max_message_bytes
-        if size > limit:
-            return f"message too large: {size} bytes (the limit is {limit})"
-        try:
-            message: p.ClientMessage = p.client_decoder.decode(data)
-        except msgspec.ValidationError as err:
-            return f"invalid message: {err}"
-        except msgspec.DecodeError as err:
-            return f"malformed JSON: {err}"
-        except UnicodeDecodeError:
-            return "malformed JSON: the message is not valid UTF-8"
-        return message
+        return p.decode(data, self.config.max_message_bytes)
 
     # ------------------------------------------------------------------ the session
 
@@ -225,40 +212,8 @@ class PlaySession:
         self.events.put_nowait((event, None))
 
     async def _send_state(self) -> None:
-        live = self.live
-        assert live is not None
-        started = live.started
-        await self.send(
-            p.State(
-                entry_id=live.entry_id,
-                tournament_id=live.tournament_id,
-                status=live.status,
-                time_limit=live.time_limit,
-                last_seq=live.last_seq,
-                moves=live.moves,
-                view=view_of(live) if live.game is not None else None,
-                started_at=None if started is None else dt(started),
-                deadline=None if live.deadline is None else dt(live.deadline),
-                time_left=self._time_left(),
-                starts_at=self._starts_at(),
-                **self._deals(),
-            )
-        )
-
-    def _starts_at(self) -> datetime | None:
-        live = self.live
-        assert live is not None
-        if live.start == "together" and live.status == "joined":
-            return dt(live.opens_at)
-        at = live.next_round_at() if live.deals > 1 else None
-        return None if at is None else dt(at)
-
-    def _deals(self) -> dict[str, int]:
-        """The deal, of how many, and the running total: only with several deals (docs/protocol.md)."""
-        live = self.live
-        if live is None or live.deals == 1:
-            return {}
-        return {"deal": live.deal, "deals": live.deals, "total": live.total}
+        assert self.live is not None
+        await self.send(state_of(self.live, self._time_left()))
 
     def _time_left(self) -> float | None:
         live = self.live
@@ -518,19 +473,8 @@ class PlaySession:
         )
 
     async def _send_over(self) -> None:
-        game = self.live.game if self.live else None
-        assert game is not None and game.outcome is not None
-        await self.send(
-            p.Over(
-                outcome=game.outcome,  # type: ignore[arg-type]
-                score=game.score,
-                time_left=game.time_left or 0,
-                time_bonus=game.time_bonus,
-                free_column_bonus=game.free_column_bonus,
-                final_score=game.final_score or 0,
-                **self._deals(),
-            )
-        )
+        assert self.live is not None
+        await self.send(over_of(self.live))
 
     async def _deadline(self) -> None:
         live = self.live

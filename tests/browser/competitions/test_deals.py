@@ -94,6 +94,7 @@ async def test_deal_after_deal_on_the_game_page(
     await expect(page.locator(".replay h2")).to_contain_text("deal 2")
     await expect_board(page, second.view())
     await no_sideways_scroll(page)
+    await snap(page, shots, f"deals-finished-{viewport['width']}", full_page=True)
     assert errors == [], errors
     await context.close()
 

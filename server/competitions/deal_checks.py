@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ..competitions.matchpoints import Entrant, rank
+from .matchpoints import Entrant, rank
 
 # verify.py's GameCheck and Check (this module is below it: no import circle)
 GameCheck = Any
@@ -20,9 +20,10 @@ def deal_count(settings: dict[str, Any]) -> int:
     return deals if type(deals) is int and deals >= 1 else 1
 
 
-def by_entry(games: list[GameCheck], deals: int) -> tuple[list[GameCheck], list[str]]:
+def by_entry(games: list[GameCheck], deals: int, entrants: Any = None) -> tuple[list[GameCheck], list[str]]:
     """One game per entry adding up its deals (what its standing must show), and what is amiss:
-    an entry without a game on some deal, or with two on one."""
+    an entry without a game on some deal, or with two on one; games of fewer or more entries than
+    ``entrants`` (when given)."""
     problems = []
     grouped: dict[int, list[GameCheck]] = {}
     for g in games:
@@ -46,6 +47,8 @@ def by_entry(games: list[GameCheck], deals: int) -> tuple[list[GameCheck], list[
                 scores={g.deal or 0: g.recomputed or 0 for g in own},
             )
         )
+    if entrants is not None and entrants != len(totals):
+        problems.append(f"games of {len(totals)} entries for {entrants} entrants")
     return totals, problems
 
 
