@@ -101,7 +101,7 @@ export function mount(main, tidText) {
         el("td", { class: "num" }, s.rank),
         el("td", {}, s.player, mine.has(s.entry_id) ? el("span", { class: "you-tag" }, "you") : null),
         byPoints ? el("td", { class: "num score", "data-field": "matchpoints" }, s.matchpoints ?? "") : null,
-        el("td", { class: byPoints ? "num" : "num score" }, s.score),
+        el("td", { class: byPoints ? "num opt" : "num score" }, s.score),
         deals > 1 ? null : el("td", { class: "num opt of-par", "data-field": "of-par" }, ofPar(s.score, t.par)),
         el("td", {}, el("span", { class: `badge st-${s.status}` }, STATUS_NAMES[s.status] || s.status)),
         el("td", { class: "num opt" }, s.time_left === null ? "" : clock(s.time_left)),
@@ -111,7 +111,7 @@ export function mount(main, tidText) {
     page.append(el("h2", {}, "Final standings"), el("div", { class: "table-wrap" },
       el("table", { class: "standings final" }, el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"),
         el("th", {}, "Player"), byPoints ? el("th", { class: "num", title: "matchpoints" }, "Points") : null,
-        el("th", { class: "num" }, deals > 1 ? "Total" : "Score"),
+        el("th", { class: byPoints ? "num opt" : "num" }, deals > 1 ? "Total" : "Score"),
         deals > 1 ? null : el("th", { class: "num opt" }, "Of par"), el("th", {}, "Status"),
         el("th", { class: "num opt" }, "Time left"), el("th"))), body)));
     page.append(parPanel(t, standings[0]));
