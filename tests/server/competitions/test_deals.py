@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -141,6 +143,19 @@ async def test_an_own_entrant_plays_deal_after_deal(api: Api, server: Any, datab
     report = verify(server.url, tid)
     assert report.ok, report.problems
     assert len(report.games) == 4
+    # The published lines re-score with the engine's own command, deal by deal.
+    text = api.http.get(f"/api/tournaments/{tid}/replays").text
+    replayed = subprocess.run(
+        [sys.executable, "-m", "spidertour.server.cli", "replay"],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert replayed.returncode == 0, replayed.stderr
+    assert [json.loads(out)["final_score"] for out in replayed.stdout.splitlines()] == [
+        line["final_score"] for line in lines
+    ]
 
     # A replay that scores deal 2 differently from what was published fails the check.
     doctored = [dict(line) for line in lines]
