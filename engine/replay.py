@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .errors import BadMoveError, EngineError, SettingsError
+from .errors import BadMoveError, EngineError, SettingsError, shown
 from .game import Game
 from .moves import move_from_json
 from .settings import Settings, check_seed
@@ -14,6 +14,16 @@ from .settings import Settings, check_seed
 
 def _view(game: Game) -> dict[str, Any]:
     return game.view()
+
+
+def deal_seed(seed: str, deal: Any) -> str:
+    """The seed string a game is dealt from: the line's ``seed``, or ``<seed>/<deal>`` for deal
+    ``deal`` (1, 2, ...) of a tournament of several deals."""
+    if deal is None:
+        return seed
+    if type(deal) is not int or deal < 1:
+        raise SettingsError(f"'deal' must be a whole number from 1 (which deal of several), not {shown(deal)}")
+    return check_seed(f"{seed}/{deal}")
 
 
 def replay_game(spec: Any) -> dict[str, Any]:
@@ -29,7 +39,7 @@ def replay_game(spec: Any) -> dict[str, Any]:
     entry = spec.get("entry") if settings.deal_variation else None
     if settings.deal_variation and entry is None:
         raise SettingsError("deal_variation is on: the game needs 'entry', its entry's ordinal (1, 2, ...)")
-    game = Game(settings, check_seed(spec["seed"]), entry)
+    game = Game(settings, deal_seed(check_seed(spec["seed"]), spec.get("deal")), entry)
     moves = spec.get("moves", [])
     if not isinstance(moves, list):
         raise SettingsError("'moves' must be a list")
@@ -65,4 +75,4 @@ def replay_lines(lines: Iterable[str]) -> Iterator[str]:
             yield json.dumps(replay_line(line), separators=(",", ":"))
 
 
-__all__ = ["BadMoveError", "replay_game", "replay_line", "replay_lines"]
+__all__ = ["BadMoveError", "deal_seed", "replay_game", "replay_line", "replay_lines"]

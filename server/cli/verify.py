@@ -29,6 +29,7 @@ from typing import Any
 from spidertour.engine import EngineError, Settings
 from spidertour.engine.replay import replay_game
 
+from ..competitions.deal_checks import by_entry, deal_count, matchpoint_checks
 from ..config import ConfigError
 from .args import an_id
 from .client import server_url
@@ -81,6 +82,8 @@ class GameCheck:
     standing: int | None = None  # the score the standings give this entry
     disqualified: str | None = None  # the organiser's reason: the entry is left out of the ranking
     problems: list[str] = field(default_factory=list)
+    deal: int | None = None  # several deals: which one (1, 2, ...)
+    scores: dict[int, int] = field(default_factory=dict)  # several deals, an entry's total: deal -> score
 
     @property
     def ok(self) -> bool:
@@ -102,6 +105,7 @@ class Report:
         out = [f"{c.name}: {c.detail}" for c in self.checks if not c.ok]
         for g in self.games:
             who = f"entry {g.entry_id}" if g.entry_id is not None else f"replay line {g.line}"
+            who += "" if g.deal is None else f" deal {g.deal}"
             out += [f"{who}: {p}" for p in g.problems]
         return out
 
@@ -231,6 +235,7 @@ def _game(number: int, text: str, seed: str, settings: dict[str, Any]) -> GameCh
         recomputed=None,
         time_left=None,
         disqualified=str(line["disqualified"]) if line.get("disqualified") is not None else None,
+        deal=line.get("deal") if type(line.get("deal")) is int else None,
     )
     if game.entry_id is None:
         game.problems.append("no entry_id")
@@ -247,6 +252,11 @@ def _game(number: int, text: str, seed: str, settings: dict[str, Any]) -> GameCh
             game.problems.append("deal_variation is on but the line names no entry ordinal ('entry')")
             return game
         spec["entry"] = game.entry
+    if deal_count(settings) > 1:  # deal k of several: dealt from "<seed>/<k>"
+        if game.deal is None or not 1 <= game.deal <= deal_count(settings):
+            game.problems.append(f"the line names no deal from 1 to {deal_count(settings)} ('deal')")
+            return game
+        spec["deal"] = game.deal
     try:
         out = replay_game(spec)
     except EngineError as err:
@@ -267,7 +277,7 @@ def _game(number: int, text: str, seed: str, settings: dict[str, Any]) -> GameCh
     return game
 
 
-def _standings_checks(games: list[GameCheck], standings: list[dict[str, Any]]) -> list[Check]:
+def _standings_checks(games: list[GameCheck], standings: list[dict[str, Any]], ranking: bool = True) -> list[Check]:
     by_entry: dict[int, GameCheck] = {g.entry_id: g for g in games if g.entry_id is not None and g.disqualified is None}
     out: set[int | None] = {g.entry_id for g in games if g.disqualified is not None}
     checks = []
@@ -313,7 +323,7 @@ def _standings_checks(games: list[GameCheck], standings: list[dict[str, Any]]) -
 
     # docs/rules.md: higher final score, then more time remaining, then the earlier entry (lower id).
     listed = [by_entry[s["entry_id"]] for s in standings if s.get("entry_id") in by_entry]
-    if all(g.recomputed is not None for g in listed):
+    if ranking and all(g.recomputed is not None for g in listed):
         order = sorted(listed, key=lambda g: (-(g.recomputed or 0), -(g.time_left or 0), g.entry_id or 0))
         wrong = [g.entry_id for g, o in zip(listed, order, strict=True) if g is not o]
         checks.append(
@@ -358,6 +368,9 @@ def verify_data(tour: dict[str, Any], replays: str, standings: list[dict[str, An
         )
     )
     games = [_game(n, text, seed, settings) for n, text in enumerate(replays.splitlines(), 1) if text.strip()]
+    if deal_count(settings) > 1:
+        checks += _several_deals(games, standings, settings, tour.get("entrants"))
+        return Report(tour, checks, games)
     entrants = tour.get("entrants")
     counted = sum(1 for g in games if g.entry_id is not None)
     checks.append(
@@ -369,6 +382,26 @@ def verify_data(tour: dict[str, Any], replays: str, standings: list[dict[str, An
     )
     checks += _standings_checks(games, standings)
     return Report(tour, checks, games)
+
+
+def _several_deals(
+    games: list[GameCheck], standings: list[dict[str, Any]], settings: dict[str, Any], entrants: Any
+) -> list[Check]:
+    """Several deals: every entry's games add up to its standing (competitions/deal_checks.py)."""
+    deals = deal_count(settings)
+    totals, missing = by_entry(games, deals, entrants)
+    checks = [Check("deals", not missing, "; ".join(missing) or f"{len(totals)} entries x {deals} deals, each once")]
+    by_matchpoints = settings.get("scoring") == "matchpoints"
+    checks += _standings_checks(totals, standings, ranking=not by_matchpoints)
+    if by_matchpoints:
+        ranked = [g for g in totals if g.disqualified is None]
+        checks += matchpoint_checks(ranked, standings, deals, Check)
+    for total in totals:  # what the standings check found, told on the entry's games
+        own = [g for g in games if g.entry_id == total.entry_id]
+        for g in own:
+            g.rank, g.standing = total.rank, total.standing
+        own[-1].problems += [f"(its total) {p}" for p in total.problems]
+    return checks
 
 
 def verify(base_url: str, tournament_id: int, replays: str | None = None, client: Any = None) -> Report:

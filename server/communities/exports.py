@@ -15,6 +15,7 @@ from spidertour.engine import EngineError, Settings
 from ..core import core_of
 from ..lib.http import json_error, valid_id
 from ..operations.openapi import ORGANISER, errors
+from ..play.deals import deal_count, scoring_of
 from ..storage.sql import RANK_ORDER
 from . import store
 from .clubs import managed_club
@@ -38,7 +39,7 @@ RESULTS = ("player_id", "tournament_id", "tournament", *STANDINGS[:2], "handle",
 
 def bonuses(row: Any) -> tuple[int | str, int | str]:
     """(free-column bonus, time bonus) of an ended game, by docs/rules.md; blank while it runs."""
-    if row["final_score"] is None:
+    if row["final_score"] is None or deal_count(row["settings"]) > 1:  # a total of several deals: no one game's
         return "", ""
     try:
         to_win = Settings.from_json(row["settings"]).rules.sequences_to_win
@@ -99,6 +100,10 @@ async def standings_csv(request: Request[Any, Any, Any], tournament_id: int) -> 
             )
         rows = await store.live_rows(db, tournament_id, RANK_ORDER)
     lines = [[r["rank"], r["player"], r["handle"], r["club"], *result_cells(r)] for r in rows]
+    if scoring_of(tour["settings"]) == "matchpoints":  # several deals scored as duplicate bridge: one more column
+        points = [r["matchpoints"] if tour["finished"] else None for r in rows]
+        lines = [[*line, "" if mp is None else f"{mp:g}"] for line, mp in zip(lines, points, strict=True)]
+        return csv_response((*STANDINGS, "matchpoints"), lines, f"tournament-{tournament_id}-standings.csv")
     return csv_response(STANDINGS, lines, f"tournament-{tournament_id}-standings.csv")
 
 

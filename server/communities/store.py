@@ -177,7 +177,8 @@ CLUB_OF = """coalesce((SELECT c.name FROM clubs c WHERE c.id = e.team_id),
 async def final_rows(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Record]:
     """A finished tournament's stored standings, in rank order, with every entry's detail."""
     return await db.fetch(
-        f"""SELECT s.rank, p.name AS player, p.handle, {CLUB_OF} AS club, s.time_left, {RESULT_COLUMNS}
+        f"""SELECT s.rank, p.name AS player, p.handle, {CLUB_OF} AS club, s.time_left, s.matchpoints,
+                   {RESULT_COLUMNS}
               FROM standings s JOIN entries e ON e.id = s.entry_id JOIN players p ON p.id = e.player_id
               JOIN tournaments t ON t.id = s.tournament_id
              WHERE s.tournament_id = $1 ORDER BY s.rank""",

@@ -24,6 +24,7 @@ from ..players.auth import require_player
 from ..storage.pool import Db
 from ..storage.sql import STATUS_SQL
 from . import practice_messages as m
+from .deal_checks import deal_count
 
 PRACTICE_SQL = """
     SELECT e.id, e.tournament_id, t.name AS tournament, e.player_id, p.name AS player, e.status, e.score,
@@ -106,10 +107,15 @@ def practice_out(row: asyncpg.Record) -> m.PracticeEntry:
 async def practise(request: Request[Any, Any, Any], tournament_id: int) -> Response[m.PracticeEntry]:
     """Player: play a finished tournament's deal again, unranked, over ``/ws/play/{entry_id}`` (201; the
     open practice entry of the player again, 200, while it is not over). 403 before the finish, 409
-    when cancelled. Its ``over`` message says where it would have ranked, and the par."""
+    when cancelled or of several deals. Its ``over`` message says where it would have ranked, and the par."""
     db = core_of(request).db
     player = await require_player(request)
-    await finished_tournament(db, tournament_id, "practice")
+    tour = await finished_tournament(db, tournament_id, "practice")
+    deals = deal_count(tour["settings"])
+    if deals > 1:
+        raise HTTPException(
+            status_code=409, detail=f"practice plays a tournament of one deal: this one had {deals} deals"
+        )
     address = limiter_of(request).address_hash(request)
     entry_id, made = await open_practice(db, tournament_id, player["id"], address)
     row = await db.fetchrow(f"{PRACTICE_SQL} WHERE e.id = $1", entry_id)

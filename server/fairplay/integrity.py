@@ -150,14 +150,17 @@ def report(tour: Any, rows: list[Any], now: datetime) -> p.IntegrityReport:
     """The report for a tournament (its row) and its entries with their moves (``fairplay.store.integrity_rows``)."""
     settings = Settings.from_json(tour["settings"])
     flags: list[p.Flag] = list(shared_addresses(rows))
-    for row in rows:
+    # Several deals (docs/competitions.md): an entry's moves span its deals; the per-game checks
+    # (undo peeks, scouting) read one game, so such a report holds the shared addresses only.
+    games = rows if tour["settings"].get("deals", 1) == 1 else []
+    for row in games:
         if row["started_at"] is None:
             continue
         found = peeks(settings, tour["seed"], row)
         if found:
             listed = ", ".join(f"move {k.move} undone by move {k.undo_move} after {k.seconds:.1f} s" for k in found)
             flags.append(p.UndoPeeks(entry=flagged(row), peeks=found, summary=f"{len(found)} peek(s): {listed}"))
-    for row in rows:
+    for row in games:
         if row["started_at"] is None:
             continue
         if row["status"] == "playing":

@@ -108,6 +108,12 @@ class State(Struct, tag="state"):
     time_left: float | None = None  # seconds on the server's clock
     starts_at: datetime | None = None  # start "together": when the server starts every game (while waiting)
     practice: bool | UnsetType = UNSET  # true on a practice entry (after the finish, unranked); absent otherwise
+    # Several deals (setting "deals" > 1; left out otherwise): the deal played now or last (1, 2, ...),
+    # of how many, and the running total (the final scores of the deals over, plus the current score).
+    # Start "together": starts_at is also when the next deal starts, while the last one is over.
+    deal: int | UnsetType = UNSET
+    deals: int | UnsetType = UNSET
+    total: int | UnsetType = UNSET
 
 
 class ViewFields(Struct, omit_defaults=True):
@@ -176,10 +182,31 @@ class Over(Struct, tag="over"):
     final_score: int
     would_rank: WouldRank | UnsetType = UNSET
     par: ParSummary | UnsetType | None = UNSET
+    # Several deals (left out with one): which deal ended, of how many, and the total so far.
+    deal: int | UnsetType = UNSET
+    deals: int | UnsetType = UNSET
+    total: int | UnsetType = UNSET
 
 
 ServerMessage = State | Result | Over | Error | Pong
 
 client_decoder = msgspec.json.Decoder(ClientMessage)
+
+
+def decode(data: str | bytes, limit: int) -> ClientMessage | str:
+    """A client's message, or why it is refused (too large, not JSON, not a message)."""
+    size = len(data)
+    if size > limit:
+        return f"message too large: {size} bytes (the limit is {limit})"
+    try:
+        message: ClientMessage = client_decoder.decode(data)
+    except msgspec.ValidationError as err:
+        return f"invalid message: {err}"
+    except msgspec.DecodeError as err:
+        return f"malformed JSON: {err}"
+    except UnicodeDecodeError:
+        return "malformed JSON: the message is not valid UTF-8"
+    return message
+
 
 __all__ = ["Error", "Pong"]

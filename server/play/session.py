@@ -30,12 +30,12 @@ from ..storage.pool import DB_FAILURES, UNAVAILABLE
 from ..watch import store as watch_store
 from ..watch.boards import Boards
 from ..watch.messages import row_of
+from . import deals, store
 from . import messages as p
-from . import store
-from .live import FINISHED, LiveGame, load
+from .live import FINISHED, OVER, LiveGame, load
 from .rate import TokenBucket
 from .runtime import Event, Play
-from .shapes import dt, engine_move, view_of
+from .shapes import dt, engine_move, over_of, state_of
 from .stop import why_stopped
 
 log = logging.getLogger("spidertour.play")
@@ -44,6 +44,7 @@ CLOSE_TAKEN_OVER = 4001
 CLOSE_UNAUTHORISED = 4003  # also when the session of the connection's token ends (signed out)
 CLOSE_FLOOD = 4008
 AUTH_SECONDS = 15.0
+ROUND_GRACE = 30.0  # seconds past a round's time that a waiting session still looks for its next deal
 MOVE_JSON = msgspec.json.Encoder()
 PILE_MOVES = ("deal", "undo")  # the moves that may change the draw piles
 
@@ -123,19 +124,7 @@ class PlaySession:
         self.events.put_nowait(("gone", None))
 
     def _decode(self, data: str | bytes) -> p.ClientMessage | str:
-        size = len(data)
-        limit = self.config.max_message_bytes
-        if size > limit:
-            return f"message too large: {size} bytes (the limit is {limit})"
-        try:
-            message: p.ClientMessage = p.client_decoder.decode(data)
-        except msgspec.ValidationError as err:
-            return f"invalid message: {err}"
-        except msgspec.DecodeError as err:
-            return f"malformed JSON: {err}"
-        except UnicodeDecodeError:
-            return "malformed JSON: the message is not valid UTF-8"
-        return message
+        return p.decode(data, self.config.max_message_bytes)
 
     # ------------------------------------------------------------------ the session
 
@@ -211,31 +200,20 @@ class PlaySession:
             # Past the opening time and still waiting (the database's clock a little behind): look again soon.
             at = live.opens_at if live.opens_at > time.time() else time.time() + 0.25
             self.timer = asyncio.create_task(self._wake_at(at, "together"))
+        elif live and live.deals > 1 and not self.stopped and (round_at := live.next_round_at()) is not None:
+            # The next deal of a sitting in rounds: started by the server at its time (looked for again
+            # soon while the database's clock is a little behind, for a while).
+            now = time.time()
+            if round_at > now - ROUND_GRACE:
+                self.timer = asyncio.create_task(self._wake_at(max(round_at, now + 0.25), "together"))
 
     async def _wake_at(self, at: float, event: str) -> None:
         await asyncio.sleep(max(0.0, at - time.time()))
         self.events.put_nowait((event, None))
 
     async def _send_state(self) -> None:
-        live = self.live
-        assert live is not None
-        started = live.started
-        await self.send(
-            p.State(
-                entry_id=live.entry_id,
-                tournament_id=live.tournament_id,
-                status=live.status,
-                time_limit=live.time_limit,
-                last_seq=live.last_seq,
-                moves=live.moves,
-                view=view_of(live) if live.game is not None else None,
-                started_at=None if started is None else dt(started),
-                deadline=None if live.deadline is None else dt(live.deadline),
-                time_left=self._time_left(),
-                starts_at=dt(live.opens_at) if live.start == "together" and live.status == "joined" else None,
-                practice=True if live.practice else msgspec.UNSET,
-            )
-        )
+        assert self.live is not None
+        await self.send(state_of(self.live, self._time_left()))
 
     def _time_left(self) -> float | None:
         live = self.live
@@ -313,10 +291,14 @@ class PlaySession:
         (the clock's sweep does it too, for players who are not connected; whichever runs first)."""
         live = self.live
         assert live is not None
-        for started in await store.start_together(self.db, live.tournament_id):
-            await self.boards.publish(started["tournament_id"], started["ordinal"], row_of(started))
+        before = (live.status, live.deal)
+        started = await store.start_together(self.db, live.tournament_id)
+        if live.deals > 1:  # and the next deal of every entry whose round has come
+            started += await deals.next_together(self.db, live.tournament_id)
+        for record in started:
+            await self.boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
         await self._reload()  # still waiting (the database's clock a moment behind): the timer looks again
-        if self.live is not None and self.live.status != "joined":
+        if self.live is not None and (self.live.status, self.live.deal) != before:
             await self._send_state()
         elif asked:
             await self.error("starts_together", "the server is starting every game: a moment")
@@ -325,7 +307,10 @@ class PlaySession:
         live = self.live
         assert live is not None
         if live.status != "joined":
-            await self.error("already_started", f"this entry is {live.status}")
+            if live.deal < live.deals and live.status in OVER:
+                await self._next_deal()
+            else:
+                await self.error("already_started", f"this entry is {live.status}")
             return
         if live.start == "together":
             if time.time() < live.opens_at:
@@ -342,6 +327,30 @@ class PlaySession:
         if row is None:
             status = await watch_store.status(self.db, live.tournament_id) or "gone"
             await self.error("not_open", f"the tournament is {status}: games start only while it is open")
+            return
+        await self._reload()
+        await self._send_state()
+        await self._publish()
+
+    async def _next_deal(self) -> None:
+        """Several deals: the next one, after the last is over (start "own": now, while the tournament
+        is open; "together": at its round's time, for everyone)."""
+        live = self.live
+        assert live is not None
+        if live.start == "together":
+            at = live.next_round_at() or 0.0
+            if time.time() < at:
+                await self.error(
+                    "starts_together",
+                    f"deal {live.deal + 1} of {live.deals} starts for everyone at {dt(at).isoformat()} "
+                    f"(in {at - time.time():.0f} s): the server starts it then",
+                )
+            else:
+                await self._start_together(asked=True)
+            return
+        if await deals.next_own(self.db, self.entry_id) is None:
+            status = await watch_store.status(self.db, live.tournament_id) or "gone"
+            await self.error("not_open", f"the tournament is {status}: a deal starts only while it is open")
             return
         await self._reload()
         await self._send_state()
@@ -398,12 +407,12 @@ class PlaySession:
                     seq,
                     MOVE_JSON.encode(move_json).decode(),
                     game.t,
-                    game.score,
+                    game.score + live.score_before,  # the entry's running total over its deals
                     game.reveals,
                     game.sequences,
                     status,
-                    game.final_score,
-                    game.time_left,
+                    None if game.final_score is None else game.final_score + live.score_before,
+                    None if game.time_left is None else game.time_left + live.time_before,
                 )
             )
         except DB_FAILURES as err:
@@ -425,6 +434,8 @@ class PlaySession:
         await self._send_result(seq, move_json, result)
         if game.over:
             await self._send_over()
+            if live.deals > 1:
+                self._arm_timer()  # start "together": the next round's start
 
     async def _lost_write(self, seq: int) -> None:
         """The commit matched nothing: a newer connection holds the entry, or the clock ran out."""
@@ -465,17 +476,10 @@ class PlaySession:
 
     async def _send_over(self) -> None:
         live = self.live
-        game = live.game if live else None
-        assert live is not None and game is not None and game.outcome is not None
-        over = p.Over(
-            outcome=game.outcome,  # type: ignore[arg-type]
-            score=game.score,
-            time_left=game.time_left or 0,
-            time_bonus=game.time_bonus,
-            free_column_bonus=game.free_column_bonus,
-            final_score=game.final_score or 0,
-        )
+        assert live is not None and live.game is not None
+        over = over_of(live)
         if live.practice:  # once a game, at its end: where it would have ranked, and the par
+            game = live.game
             row = await store.practice_over(self.db, live.tournament_id, game.final_score or 0, game.time_left or 0)
             over.would_rank = p.WouldRank(rank=row["ahead"] + 1, of=row["ranked"] + 1)
             over.par = None if row["par"] is None else msgspec.convert(row["par"], p.ParSummary)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import msgspec
+
 from spidertour.engine import Deal, End, Move, MoveCards, Undo
 
 from . import messages as p
@@ -29,3 +31,50 @@ def view_of(live: LiveGame) -> p.View:
 
 def dt(seconds: float) -> datetime:
     return datetime.fromtimestamp(seconds, UTC)
+
+
+def state_of(live: LiveGame, time_left: float | None) -> p.State:
+    """The whole state of the entry (``time_left`` on the server's clock now)."""
+    started = live.started
+    if live.start == "together" and live.status == "joined":
+        starts_at: float | None = live.opens_at
+    else:  # several deals in rounds: when the next one starts, while this one is over
+        starts_at = live.next_round_at() if live.deals > 1 else None
+    return p.State(
+        entry_id=live.entry_id,
+        tournament_id=live.tournament_id,
+        status=live.status,
+        time_limit=live.time_limit,
+        last_seq=live.last_seq,
+        moves=live.moves,
+        view=view_of(live) if live.game is not None else None,
+        started_at=None if started is None else dt(started),
+        deadline=None if live.deadline is None else dt(live.deadline),
+        time_left=time_left,
+        starts_at=None if starts_at is None else dt(starts_at),
+        practice=True if live.practice else msgspec.UNSET,
+        **deals_of(live),
+    )
+
+
+def over_of(live: LiveGame) -> p.Over:
+    game = live.game
+    assert game is not None and game.outcome is not None
+    over = p.Over(
+        outcome=game.outcome,  # type: ignore[arg-type]
+        score=game.score,
+        time_left=game.time_left or 0,
+        time_bonus=game.time_bonus,
+        free_column_bonus=game.free_column_bonus,
+        final_score=game.final_score or 0,
+    )
+    if live.deals > 1:
+        over.deal, over.deals, over.total = live.deal, live.deals, live.total
+    return over
+
+
+def deals_of(live: LiveGame) -> dict[str, int]:
+    """The deal, of how many, and the running total: only with several deals (docs/protocol.md)."""
+    if live.deals == 1:
+        return {}
+    return {"deal": live.deal, "deals": live.deals, "total": live.total}

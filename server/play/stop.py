@@ -59,12 +59,12 @@ async def end_game(db: asyncpg.Pool, play: Play, entry_id: int, why: str) -> Non
                 live.last_seq,
                 msgspec.json.encode(End().to_json()).decode(),
                 game.t,
-                game.score,
+                game.score + live.score_before,  # the running total over its deals (docs/competitions.md)
                 game.reveals,
                 game.sequences,
                 game.outcome or "ended",
-                game.final_score,
-                game.time_left,
+                None if game.final_score is None else game.final_score + live.score_before,
+                None if game.time_left is None else game.time_left + live.time_before,
             )
             await store.record_moves(db, [record])
     play.tell(entry_id, "stopped", why)

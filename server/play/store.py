@@ -13,6 +13,7 @@ from ..storage.pool import Connection, Db
 PLAY_SQL = """
     SELECT e.id, e.tournament_id, e.player_id, p.name AS player, e.ordinal, e.status, e.score, e.final_score,
            e.time_left, e.started_at, e.deadline, e.moves, e.last_seq, e.epoch, e.practice,
+           e.deal, e.score_before, e.time_before, e.moves_before,
            t.settings, t.seed, CASE WHEN e.practice THEN 'own' ELSE t.start END AS start, t.opens_at,
            e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
       FROM entries e JOIN players p ON p.id = e.player_id JOIN tournaments t ON t.id = e.tournament_id"""
@@ -46,11 +47,14 @@ async def start_together(db: asyncpg.Pool, tournament_id: int | None = None) -> 
     One statement: any number of server processes may run it at once, and each entry is started
     exactly once (a row another process has just started no longer matches ``status = 'joined'``).
     An entry whose join committed a moment after the start is started by the next run, on the
-    same clock: ``started_at = opens_at``, ``deadline = closes_at``.
+    same clock: ``started_at = opens_at``, ``deadline = closes_at`` (with several deals, deal 1 ends
+    one time limit after the opening: server/play/deals.py starts the next ones).
     """
     return await db.fetch(
         """WITH u AS (
-               UPDATE entries e SET status = 'playing', started_at = t.opens_at, deadline = t.closes_at
+               UPDATE entries e SET status = 'playing', started_at = t.opens_at,
+                      deadline = least(t.closes_at,
+                                       t.opens_at + make_interval(secs => (t.settings->>'time_limit')::float8))
                  FROM tournaments t
                 WHERE t.id = e.tournament_id AND e.status = 'joined' AND t.start = 'together'
                   AND t.finished_at IS NULL AND t.opens_at <= now()
@@ -104,8 +108,11 @@ async def practice_over(db: Db, tournament_id: int, final_score: int, time_left:
     return row
 
 
-async def moves(db: Db, entry_id: int) -> list[asyncpg.Record]:
-    return await db.fetch("SELECT n, seq, move, t FROM moves WHERE entry_id = $1 ORDER BY n", entry_id)
+async def moves(db: Db, entry_id: int, after: int = 0) -> list[asyncpg.Record]:
+    """The entry's moves numbered past ``after`` (with several deals: the moves of its current deal)."""
+    return await db.fetch(
+        "SELECT n, seq, move, t FROM moves WHERE entry_id = $1 AND n > $2 ORDER BY n", entry_id, after
+    )
 
 
 class MoveRecord(NamedTuple):
@@ -155,10 +162,12 @@ async def record_moves(db: asyncpg.Pool, records: list[MoveRecord]) -> list[bool
 
 
 async def time_out(db: asyncpg.Pool, entry_id: int | None = None) -> list[asyncpg.Record]:
-    """End by time every playing game past its deadline (or just one). Final score = score (TR = 0)."""
+    """End by time every playing game past its deadline (or just one). Final score = score (TR = 0);
+    with several deals, the time left of the earlier deals stays counted."""
     return await db.fetch(
         """WITH u AS (
-               UPDATE entries SET status = 'timed_out', final_score = score, time_left = 0, ended_at = deadline
+               UPDATE entries SET status = 'timed_out', final_score = score, time_left = time_before,
+                      ended_at = deadline
                 WHERE status = 'playing' AND deadline <= now() AND ($1::bigint IS NULL OR id = $1)
             RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left, team_id, practice)
            SELECT u.*, p.name AS player, (SELECT c.name FROM clubs c WHERE c.id = u.team_id) AS team_name

@@ -12,6 +12,7 @@ from redis.exceptions import RedisError
 
 from ..core import Core
 from ..operations.metrics import DB_ERRORS, REDIS_ERRORS
+from ..play import deals
 from ..play import store as play_store
 from ..storage.pool import UNAVAILABLE
 from ..storage.redis_client import REDIS_FAILURES
@@ -31,13 +32,15 @@ EXPIRE_SECONDS = 300  # how often the boards of finished tournaments that missed
 async def sweep_once(
     core: Core, boards: Boards, pars: Pars, seen: dict[int, str] | None = None
 ) -> tuple[int, list[int]]:
-    """Start the games of tournaments that start together, end overdue games and finish closed
-    tournaments. Returns how many games timed out and the tournaments finished."""
+    """Start the games of tournaments that start together (and their next deals), end overdue games
+    and finish closed tournaments. Returns how many games timed out and the tournaments finished."""
     db = core.db
     for record in await play_store.start_together(db):
         await boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
     timed_out = await play_store.time_out(db)
     for record in (r for r in timed_out if not r["practice"]):  # practice is on no board
+        await boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
+    for record in await deals.next_together(db):  # several deals: the next round of a sitting
         await boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
     finished = []
     for tid, absent in await store.finish_due(db):

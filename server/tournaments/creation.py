@@ -17,6 +17,7 @@ from ..communities.identity import Viewer
 from ..config import Config
 from ..fairplay.commitment import commitment, new_salt, new_seed
 from ..lib.http import printable
+from ..play.deals import deal_count
 from ..watch.leaderboard import MAX_TIME_LIMIT
 from . import messages as p
 from . import store
@@ -85,6 +86,15 @@ def settings_from(body: p.GameSettings) -> dict[str, Any]:
         raise HTTPException(status_code=400, detail=f"settings: {err.reason}") from None
     if settings["time_limit"] > MAX_TIME_LIMIT:
         raise HTTPException(status_code=400, detail=f"settings: time_limit is at most {MAX_TIME_LIMIT} seconds")
+    if body.deals != 1:  # several deals (docs/competitions.md): committed with the rest; one deal as before
+        if body.deals * settings["time_limit"] > MAX_TIME_LIMIT:
+            raise HTTPException(
+                status_code=400,
+                detail=f"settings: deals x time_limit is at most {MAX_TIME_LIMIT} seconds (one day of play)",
+            )
+        settings["deals"] = body.deals
+    if body.scoring != "total":
+        settings["scoring"] = body.scoring
     return settings
 
 
@@ -112,7 +122,8 @@ def tournament_times(opens: datetime | None, closes: datetime | None) -> tuple[d
 
 def together_times(opens: datetime | None, time_limit: int) -> tuple[datetime, datetime]:
     """A start-together tournament's times: it opens in the future (entries are taken until then)
-    and closes one time limit later. The same for its creation and its edits."""
+    and closes one time limit later (with several deals: ``time_limit`` is their sum, a round
+    each). The same for its creation and its edits."""
     if opens is None:
         raise HTTPException(
             status_code=400, detail="a tournament that starts together needs opens_at: entries are taken until then"
@@ -140,7 +151,7 @@ def checked(data: p.TournamentCreate) -> tuple[dict[str, Any], str, datetime, da
                 status_code=400,
                 detail="a tournament that starts together closes at opens_at + time_limit: leave closes_at out",
             )
-        opens_at, closes_at = together_times(data.opens_at, settings["time_limit"])
+        opens_at, closes_at = together_times(data.opens_at, settings["time_limit"] * deal_count(settings))
     else:
         opens_at, closes_at = tournament_times(data.opens_at, data.closes_at)
     return settings, name, opens_at, closes_at
@@ -160,6 +171,10 @@ async def create_tournament(
     """
     settings, name, opens_at, closes_at = checked(data)
     par = None
+    if data.certified and deal_count(settings) > 1:
+        raise HTTPException(
+            status_code=400, detail="certified goes with one deal: the solver certifies one seed's deal"
+        )
     if data.certified:
         seconds = data.certify_seconds or config.solver_seconds
         try:

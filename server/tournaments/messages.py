@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from msgspec import Meta, Struct, field
+from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 from ..communities.messages import ClubRef as ClubRef
 from ..communities.messages import OrganiserRef as OrganiserRef
@@ -32,6 +32,11 @@ class GameSettings(Struct, forbid_unknown_fields=True):
     draw_pile_tops_up: bool = True
     reveals_final: bool = False  # a revealed card stays revealed: undo gives no free peek
     deal_variation: bool = False  # every entry plays the deal renamed: no two boards look alike
+    # Several deals in one event: every entrant plays `deals` games, deal k dealt from "<seed>/<k>",
+    # ranked by the total of their final scores or by matchpoints (docs/competitions.md). Left out
+    # of the stored settings (and so of the commitment) at their defaults.
+    deals: Annotated[int, Meta(ge=1, le=10)] = 1
+    scoring: Literal["total", "matchpoints"] = "total"
 
 
 class TeamBattle(Struct, forbid_unknown_fields=True):
@@ -239,3 +244,5 @@ class Standing(Struct):
     time_left: int | None
     status: str
     team: ClubRef | None = None  # in a team battle, the club the entry plays for
+    # With scoring "matchpoints", once finished: the entry's matchpoints (left out otherwise).
+    matchpoints: float | UnsetType = UNSET

@@ -20,6 +20,7 @@ from ..fairplay.integrity import report
 from ..fairplay.messages import IntegrityReport
 from ..lib.http import printable, strict_body, valid_id
 from ..operations.openapi import ORGANISER, errors
+from ..play.deals import deal_count
 from ..play.runtime import play_of
 from ..watch.boards import boards_of
 from . import messages as p
@@ -63,13 +64,19 @@ async def edit_tournament(request: Request[Any, Any, Any], tournament_id: int, d
                 status_code=400,
                 detail="a tournament that starts together closes at opens_at + time_limit: leave closes_at out",
             )
-        opens_at, closes_at = together_times(data.opens_at or row["opens_at"], settings["time_limit"])
+        opens_at, closes_at = together_times(
+            data.opens_at or row["opens_at"], settings["time_limit"] * deal_count(settings)
+        )
     else:
         opens_at, closes_at = tournament_times(data.opens_at or row["opens_at"], data.closes_at or row["closes_at"])
     if data.seed is not None and "\x00" in data.seed:
         raise HTTPException(status_code=400, detail="the seed may not contain a NUL character")
     seed = data.seed if data.seed is not None else row["seed"]
     par = None
+    if row["certified"] and deal_count(settings) > 1:
+        raise HTTPException(
+            status_code=400, detail="certified goes with one deal: the solver certifies one seed's deal"
+        )
     if row["certified"] and (settings != row["settings"] or seed != row["seed"]):
         # A new deal must be certified again: the given seed's, or a freshly drawn one.
         try:

@@ -30,6 +30,7 @@ from spidertour.engine import Settings
 from spidertour.engine.solver import HUMAN_PACE, solve
 
 from ..fairplay.commitment import new_seed
+from ..play.deals import deal_count, deal_seed
 from . import store
 
 log = logging.getLogger("spidertour.solver")
@@ -207,7 +208,9 @@ async def solve_claimed(
     db: asyncpg.Pool, pool: SolverPool, row: asyncpg.Record, seconds: float, me: str, lease: float
 ) -> dict[str, Any]:
     """Solve a claimed par, renewing the claim every third of its lease until the solve ends."""
-    job = asyncio.ensure_future(pool.solve(row["settings"], row["seed"], seconds))
+    # With several deals the par is deal 1's (published with "deal": 1).
+    seed = deal_seed(row["seed"], 1, deal_count(row["settings"]))
+    job = asyncio.ensure_future(pool.solve(row["settings"], seed, seconds))
     try:
         while True:
             done, _ = await asyncio.wait({job}, timeout=lease / 3)

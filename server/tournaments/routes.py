@@ -15,10 +15,12 @@ from spidertour.engine import Settings
 from spidertour.engine.solver import cut_at_time_limit
 
 from ..communities.identity import organiser_guard, require_club_use, viewer_of
+from ..competitions.deals import replay_lines
 from ..competitions.series.access import require_series_use
 from ..core import core_of
 from ..lib.http import json_error, strict_body, valid_id
 from ..operations.openapi import ORGANISER, errors
+from ..play.deals import deal_count
 from ..watch.store import standings as standing_rows
 from . import messages as p
 from . import store
@@ -99,8 +101,11 @@ async def standings(
 
 
 def standing_out(record: dict[str, Any]) -> p.Standing:
-    """A row of the standings, with its team (a club) in a team battle."""
+    """A row of the standings, with its team (a club) in a team battle, and its matchpoints where the
+    tournament scores by them (left out otherwise)."""
     team_id, team_name = record.pop("team_id", None), record.pop("team_name", None)
+    if record.get("matchpoints") is None:
+        record.pop("matchpoints", None)
     return p.Standing(**record, team=None if team_id is None else p.ClubRef(id=team_id, name=team_name or ""))
 
 
@@ -116,6 +121,9 @@ async def replays(request: Request[Any, Any, Any], tournament_id: int) -> Respon
     tour = await find_tournament(db, tournament_id)
     if tour["status"] not in ("finished", "cancelled"):
         raise HTTPException(status_code=403, detail="replays are published when the tournament is finished")
+    if deal_count(tour["settings"]) > 1:  # one line per entry and deal (docs/competitions.md)
+        lines = await replay_lines(db, tour)
+        return Response(b"\n".join(lines) + (b"\n" if lines else b""), media_type="application/x-ndjson")
     lines = []
     time_limit = tour["settings"]["time_limit"]
     for r in await store.replays(db, tournament_id):
@@ -157,6 +165,8 @@ async def get_par(request: Request[Any, Any, Any], tournament_id: int) -> dict[s
     game: dict[str, Any] = {**tour["settings"], "seed": tour["seed"], "moves": moves}
     if par["entry"] is not None:
         game["entry"] = par["entry"]
+    if deal_count(tour["settings"]) > 1:  # the par of several deals is deal 1's
+        game["deal"] = 1
     game.update(
         outcome=par["outcome"],
         final_score=par["final_score"],

@@ -161,7 +161,11 @@ async def schedule_out(db: asyncpg.Pool, row: Any) -> p.Schedule:
 
 def template_of(data: p.ScheduleCreate) -> dict[str, Any]:
     """Every setting its tournaments take, as TournamentCreate reads them."""
-    template: dict[str, Any] = {"settings": msgspec.to_builtins(data.settings), "start": data.start}
+    settings = msgspec.to_builtins(data.settings)
+    for name, default in (("deals", 1), ("scoring", "total")):  # several deals: kept only when chosen
+        if settings.get(name) == default:
+            del settings[name]
+    template: dict[str, Any] = {"settings": settings, "start": data.start}
     if data.certified:
         template["certified"] = True
     if data.certify_seconds is not None:

@@ -10,7 +10,9 @@ from typing import Any
 import asyncpg
 
 from ..competitions import ratings
+from ..competitions.deals import store_matchpoint_standings
 from ..play import store as play_store
+from ..play.deals import scoring_of
 from ..storage.pool import Connection, Db
 from ..storage.sql import RANK_ORDER, STATUS_SQL
 
@@ -312,7 +314,13 @@ async def finish_due(db: asyncpg.Pool) -> list[tuple[int, list[asyncpg.Record]]]
 
 
 async def store_standings(conn: Connection, tournament_id: int) -> None:
-    """The final ranking of docs/rules.md, disqualified entries left out (replacing any stored before)."""
+    """The final ranking of docs/rules.md, disqualified entries left out (replacing any stored before).
+    Several deals by total rank as one (the total is the entry's final score); by matchpoints, see
+    server/competitions/deals.py."""
+    settings = await conn.fetchval("SELECT settings FROM tournaments WHERE id = $1", tournament_id)
+    if settings is not None and scoring_of(settings) == "matchpoints":
+        await store_matchpoint_standings(conn, tournament_id, settings)
+        return
     await conn.execute("DELETE FROM standings WHERE tournament_id = $1", tournament_id)
     await conn.execute(
         f"""INSERT INTO standings (tournament_id, rank, entry_id, player_id, player, final_score,

@@ -27,6 +27,7 @@ class Row(msgspec.Struct, array_like=False):
     rank: int | None = None
     deadline: float | None = None  # while the game runs: its end, in seconds since the epoch
     team: TeamTag | None = None  # in a team battle, the club the entry plays for
+    matchpoints: float | msgspec.UnsetType = msgspec.UNSET  # final standings scored by matchpoints only
 
 
 def _deadline(record: asyncpg.Record | dict[str, Any]) -> float | None:

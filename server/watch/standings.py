@@ -11,6 +11,7 @@ import logging
 import time
 
 import asyncpg
+import msgspec
 
 from ..operations.metrics import REDIS_ERRORS
 from ..storage.redis_client import REDIS_FAILURES
@@ -64,6 +65,7 @@ async def standings_page(
                 time_left=r["time_left"],
                 rank=r["rank"],
                 team=team_of(r),
+                matchpoints=msgspec.UNSET if r["matchpoints"] is None else r["matchpoints"],
             )
             for r in await store.standings(db, tournament_id, offset, limit)
         ]

@@ -84,8 +84,8 @@ async def over(db: asyncpg.Pool, tournament_ids: list[int]) -> list[int]:
 async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit: int = 100) -> list[asyncpg.Record]:
     """Final standings once stored, else the running order computed from the entries."""
     rows = await db.fetch(
-        """SELECT s.rank, s.entry_id, s.player_id, s.player, s.final_score AS score, s.time_left, s.status, e.team_id,
-                  (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
+        """SELECT s.rank, s.entry_id, s.player_id, s.player, s.final_score AS score, s.time_left, s.status,
+                  s.matchpoints, e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
              FROM standings s JOIN entries e ON e.id = s.entry_id
             WHERE s.tournament_id = $1 ORDER BY s.rank OFFSET $2 LIMIT $3""",
         tournament_id,

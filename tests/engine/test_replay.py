@@ -346,3 +346,20 @@ def test_replay_of_any_line_is_one_json_line(value: Any) -> None:
     out = json.loads(out_line)
     assert isinstance(out, dict)
     assert set(out) == {"error"} or {"initial", "steps", "final_score"} <= set(out)
+
+
+def test_a_deal_of_several_is_dealt_from_seed_slash_k() -> None:
+    """docs/replay.md: a line with ``deal: k`` plays the deal of the seed string ``<seed>/<k>`` (renamed
+    for its entry with deal_variation); a bad ``deal`` is not a game."""
+    for k in (1, 2, 10):
+        by_deal = replay_game(spec([], deal=k))
+        by_seed = replay_game(spec([], seed=f"replay/{k}"))
+        assert by_deal["initial"] == by_seed["initial"]
+        renamed = replay_game(spec([], deal=k, deal_variation=True, entry=3))
+        game = Game(Settings(variant="spider78", suits=2, deal_variation=True), f"replay/{k}", 3)
+        assert renamed["initial"]["columns"] == game.view()["columns"]
+    assert replay_game(spec([], deal=1))["initial"] != replay_game(spec([], deal=2))["initial"]
+    assert replay_game(spec([]))["initial"] == replay_game(spec([], deal=None))["initial"]
+    for bad in (0, -1, 1.5, "2", True):
+        with pytest.raises(SettingsError, match="deal"):
+            replay_game(spec([], deal=bad))

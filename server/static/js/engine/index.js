@@ -66,7 +66,9 @@ export async function replayGame(spec, hash = digest) {
   for (const name of ["variant", "suits", "seed"]) {
     if (spec[name] === undefined || spec[name] === null) throw new EngineError(`a game needs '${name}'`, "bad_settings");
   }
-  const game = await newGame(spec, spec.seed, hash, spec.entry ?? null);
+  // Deal k of several (docs/replay.md `deal`): dealt from the seed string "<seed>/<k>".
+  const seed = spec.deal === undefined || spec.deal === null ? spec.seed : `${spec.seed}/${spec.deal}`;
+  const game = await newGame(spec, seed, hash, spec.entry ?? null);
   const initial = game.view();
   const steps = (spec.moves || []).map((raw) => {
     try {

@@ -114,7 +114,25 @@ export function describeSettings(s) {
   }
   if (s.reveals_final) parts.push("reveals final");
   if (s.deal_variation) parts.push("deal renamed per entry");
+  if ((s.deals ?? 1) > 1) parts.push(`${s.deals} deals`);
+  if (s.scoring === "matchpoints") parts.push("matchpoints");
   return parts.join(" · ");
+}
+
+/** Several deals in one event, in one or two plain sentences (null with one deal scored by total).
+ * `live`: said on a board that shows the running totals while the tournament runs. */
+export function dealsNote(s, live = false) {
+  const deals = s.deals ?? 1;
+  if (deals <= 1 && s.scoring !== "matchpoints") return null;
+  const parts = [deals > 1 ? `Everyone plays the same ${deals} deals, one after another. ` : ""];
+  if (s.scoring === "matchpoints") {
+    parts.push("Matchpoints: on each deal you earn a point for every player whose final score you beat and half a ",
+      "point for each tie, and the sum ranks, so one lucky deal counts for little.");
+    if (live) parts.push(" While it runs the board shows the total so far; the matchpoints are counted at the finish.");
+  } else {
+    parts.push("The total of the final scores ranks.");
+  }
+  return el("p", { class: "deals-note muted", "data-field": "deals-note" }, parts.join(""));
 }
 
 /** Copy text to the clipboard (falls back to a selected text field where the API is missing). */

@@ -6,7 +6,7 @@ import { api, knownEntries, player } from "../lib/api.js";
 import { Board } from "../board/board.js";
 import { cardWords } from "../board/cards.js";
 import { commitment, replayGame, VARIANTS } from "../engine/index.js";
-import { certifiedBadge, clock, describeSettings, el, STATUS_NAMES, when } from "../lib/ui.js";
+import { certifiedBadge, clock, dealsNote, describeSettings, el, STATUS_NAMES, when } from "../lib/ui.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
 import { AnalysisLine, practiseButton } from "../competitions/practice.js";
 
@@ -49,6 +49,10 @@ export function mount(main, tidText) {
       el("p", { class: "muted" }, describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)}`,
         t.finished_at ? ` \u00b7 finished ${when(t.finished_at)}` : "",
         t.series ? el("span", {}, " \u00b7 ", el("a", { href: `#/series/${t.series}`, "data-action": "series" }, "its series")) : ""));
+    const note = dealsNote(t.settings);
+    if (note) page.append(note);
+    const deals = t.settings.deals ?? 1;
+    const byPoints = t.settings.scoring === "matchpoints";
     if (t.status === "cancelled") {
       page.append(el("p", { class: "panel", "data-field": "cancelled" },
         "The organiser cancelled this tournament: nobody is ranked. Its seed: ", el("code", {}, t.seed), "."));
@@ -90,17 +94,23 @@ export function mount(main, tidText) {
     }
     const standings = await api.standings(tid);
     const body = el("tbody");
+    // One replay a deal: "Replay" with one deal, "1 2 3" (deal by deal) with several.
+    const replayButtons = (entryId) => (deals <= 1
+      ? el("button", { class: "btn small", "data-action": "replay", onclick: () => replay(entryId) }, "Replay")
+      : el("span", { class: "deal-replays" }, Array.from({ length: deals }, (_, i) => el("button", {
+        class: "btn small", "data-action": "replay", "data-deal": i + 1, title: `Replay deal ${i + 1}`,
+        onclick: () => replay(entryId, i + 1) }, String(i + 1)))));
     for (const s of standings) {
       body.append(el("tr", { "data-entry": s.entry_id, class: mine.has(s.entry_id) ? "mine" : null },
         el("td", { class: "num" }, s.rank),
         el("td", {}, el("a", { href: `#/player/${s.player_id}`, "data-action": "profile" }, s.player),
           mine.has(s.entry_id) ? el("span", { class: "you-tag" }, "you") : null, teamTag(s.team)),
-        el("td", { class: "num score" }, s.score),
-        el("td", { class: "num opt of-par", "data-field": "of-par" }, ofPar(s.score, t.par)),
+        byPoints ? el("td", { class: "num score", "data-field": "matchpoints" }, s.matchpoints ?? "") : null,
+        el("td", { class: byPoints ? "num opt" : "num score" }, s.score),
+        deals > 1 ? null : el("td", { class: "num opt of-par", "data-field": "of-par" }, ofPar(s.score, t.par)),
         el("td", {}, el("span", { class: `badge st-${s.status}` }, STATUS_NAMES[s.status] || s.status)),
         el("td", { class: "num opt" }, s.time_left === null ? "" : clock(s.time_left)),
-        el("td", {}, el("button", { class: "btn small", "data-action": "replay", onclick: () => replay(s.entry_id) },
-          "Replay"))));
+        el("td", {}, replayButtons(s.entry_id))));
     }
     if (!standings.length) body.append(el("tr", {}, el("td", { colspan: 7, class: "muted" }, "Nobody entered.")));
     if (t.teams) {
@@ -110,8 +120,9 @@ export function mount(main, tidText) {
     }
     page.append(el("h2", {}, "Final standings"), el("div", { class: "table-wrap" },
       el("table", { class: "standings final" }, el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"),
-        el("th", {}, "Player"), el("th", { class: "num" }, "Score"),
-        el("th", { class: "num opt" }, "Of par"), el("th", {}, "Status"),
+        el("th", {}, "Player"), byPoints ? el("th", { class: "num", title: "matchpoints" }, "Points") : null,
+        el("th", { class: byPoints ? "num opt" : "num" }, deals > 1 ? "Total" : "Score"),
+        deals > 1 ? null : el("th", { class: "num opt" }, "Of par"), el("th", {}, "Status"),
         el("th", { class: "num opt" }, "Time left"), el("th"))), body)));
     page.append(parPanel(t, standings[0]));
     const out = await api.disqualified(tid);
@@ -120,7 +131,7 @@ export function mount(main, tidText) {
         el("h2", {}, "Disqualified"),
         el("ul", {}, out.map((d) => el("li", { "data-entry": d.entry_id },
           el("b", {}, d.player), ` \u2014 ${d.reason} `,
-          el("button", { class: "btn small", "data-action": "replay", onclick: () => replay(d.entry_id) }, "Replay"))))));
+          replayButtons(d.entry_id))))));
     }
   }
 
@@ -129,10 +140,11 @@ export function mount(main, tidText) {
   // next to the winner's score and its share of the par.
   function parPanel(t, winner) {
     const par = t.par;
-    const share = winner ? ofPar(winner.score, par) : "";
+    const several = (t.settings.deals ?? 1) > 1; // the par is deal 1's; the winner's score a total
+    const share = winner && !several ? ofPar(winner.score, par) : "";
     const winnerText = winner ? el("span", { "data-field": "winner" }, `Winner: ${winner.player}, ${number(winner.score)}`,
       share ? [" (", el("span", { "data-field": "share" }, share), ")"] : null, ".") : "Nobody entered.";
-    const parts = [el("h2", {}, "Par")];
+    const parts = [el("h2", {}, several ? "Par of deal 1" : "Par")];
     if (!par) {
       parts.push(el("p", { class: "muted", "data-field": "par" }, "The solver is still working out the par: reload in a few seconds. ",
         winnerText));
@@ -160,9 +172,9 @@ export function mount(main, tidText) {
     show(new ReplayViewer({ ...game, entry_id: "par", player: "the solver (par)" }));
   }
 
-  async function replay(entryId) {
+  async function replay(entryId, deal = null) {
     games = games || (await api.replays(tid));
-    const game = games.find((g) => g.entry_id === entryId);
+    const game = games.find((g) => g.entry_id === entryId && (deal === null || g.deal === deal));
     if (!game) return;
     await show(new ReplayViewer(game, tid));
   }
@@ -209,7 +221,8 @@ class ReplayViewer {
     const boardEl = el("div", { class: "board" });
     this.root = el("div", { class: "replay panel", "data-entry": game.entry_id },
       el("h2", {}, `Replay: ${game.player}`, el("small", { class: "muted" },
-        game.entry_id === "par" ? ` ${game.moves.length} moves` : ` entry ${game.entry_id}, ${game.moves.length} moves`)),
+        game.entry_id === "par" ? ` ${game.moves.length} moves`
+          : ` entry ${game.entry_id}${game.deal ? `, deal ${game.deal}` : ""}, ${game.moves.length} moves`)),
       el("div", { class: "replay-controls row" },
         button("first", "\u00ab First", "The deal", () => this.show(0)),
         button("prev", "\u2039 Back", "Previous move", () => this.show(this.step - 1)),

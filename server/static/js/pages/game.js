@@ -51,11 +51,13 @@ export function mount(main, entryIdText) {
     onclick: () => { overPanel.hidden = false; } }, "Result");
   const endBtn = el("button", { class: "btn danger", "data-action": "end", disabled: true, title: "End (E)" }, "End");
   const hud = el("div", { class: "hud" }, title,
-    el("div", { class: "stats" }, stat("score", "Score"), stat("sequences", "Sequences", "\u2013"),
+    el("div", { class: "stats" }, stat("deal", "Deal", "1/1"), stat("score", "Score"),
+      stat("total", "Total"), stat("sequences", "Sequences", "\u2013"),
       stat("reveals", "Reveals"), stat("clock", "Time", "--:--")),
     el("div", { class: "actions" }, undoBtn, endBtn, resultBtn,
       el("button", { class: "btn ghost", "data-action": "help", title: "Keys (?)", onclick: () => toggleHelp() },
         "?")));
+  for (const name of ["deal", "total"]) hud.querySelector(`.stat-${name}`).hidden = true; // several deals only
   const help = el("div", { class: "help panel", hidden: true, role: "dialog", "aria-label": "How to play" },
     el("button", { class: "btn ghost small close", "data-action": "close-help", title: "Close (Esc)",
       onclick: () => toggleHelp(false) }, "\u00d7"),
@@ -159,6 +161,7 @@ export function mount(main, entryIdText) {
     view = v;
     board.render(v);
     hud.querySelector("[data-stat=score]").textContent = v.score;
+    if (state) showDeal(state, v);
     hud.querySelector("[data-stat=sequences]").textContent = `${v.sequences}/${v.sequences_to_win}`;
     hud.querySelector("[data-stat=reveals]").textContent = v.reveals;
     // A game dealt all face up (Curds and Whey) has nothing to reveal.
@@ -170,10 +173,41 @@ export function mount(main, entryIdText) {
       would_rank: lastOver?.would_rank, par: lastOver?.par });
   }
 
+  /** Several deals: which one of how many, and the running total (hidden with one deal). */
+  function showDeal(s, v) {
+    const several = (s.deals ?? 1) > 1;
+    hud.querySelector(".stat-deal").hidden = !several;
+    hud.querySelector(".stat-total").hidden = !several;
+    hud.querySelector(".stats").classList.toggle("several", several);
+    if (!several) return;
+    const dealStat = hud.querySelector("[data-stat=deal]");
+    dealStat.textContent = `${s.deal}/${s.deals}`;
+    dealStat.title = `Deal ${s.deal} of ${s.deals}`;
+    // The state's total holds the deals before this one plus this one's score then.
+    const then = s.view ? (s.view.final_score ?? s.view.score) : 0;
+    hud.querySelector("[data-stat=total]").textContent = s.total - then + (v ? (v.final_score ?? v.score) : 0);
+  }
+
+  /** A new deal on the same page: the table as for a new game. */
+  function freshTable() {
+    overPanel.hidden = true;
+    overBadge.hidden = true;
+    resultBtn.hidden = true;
+    undoBtn.hidden = false;
+    endBtn.hidden = false;
+    boardEl.classList.remove("game-over");
+  }
+
   function onState(s, first) {
+    const newDeal = state && s.deal !== undefined && s.deal !== state.deal;
     state = s;
     if (s.practice) page.dataset.practice = "true";
+    showDeal(s, s.view);
     if (first) loadTournament(s.tournament_id);
+    if (newDeal && s.view && !s.view.over) {
+      freshTable();
+      say(`Deal ${s.deal} of ${s.deals}: a new deal, a new clock.`, "info");
+    }
     if (s.status === "joined" || !s.view) {
       showStart(s);
       return;
@@ -320,6 +354,7 @@ export function mount(main, entryIdText) {
     overPanel.hidden = false;
     overPanel.dataset.outcome = o.outcome;
     const place = el("p", { class: "place", "data-field": "rank" }, "Your place: \u2026");
+    const next = nextDeal();
     overPanel.replaceChildren(
       el("h2", {}, OUTCOMES[o.outcome] || "Game over"),
       place,
@@ -331,9 +366,12 @@ export function mount(main, entryIdText) {
         el("tr", { class: "total" }, el("td", {}, "Final score"), el("td"),
           el("td", { class: "num", "data-part": "final_score" }, o.final_score)))),
       ...(state?.practice ? practiceLines(o) : []),
+      dealsPart(o),
       el("div", { class: "over-links" },
+        next,
         state?.practice ? el("a", { class: "btn primary", href: `#/finished/${state.tournament_id}` }, "Results & replays")
-          : state ? el("a", { class: "btn primary", href: `#/board/${state.tournament_id}` }, "Leaderboard") : null,
+          : state ? el("a", { class: next ? "btn" : "btn primary", href: `#/board/${state.tournament_id}` },
+            "Leaderboard") : null,
         el("a", { class: "btn", href: "#/lobby" }, "Lobby"),
         el("button", { class: "btn ghost", "data-action": "see-table", onclick: () => (overPanel.hidden = true) },
           "See the table")));
@@ -364,6 +402,28 @@ export function mount(main, entryIdText) {
           : `Par: the solver found no win (${par.outcome}).`));
     }
     return lines;
+  }
+
+  /** Several deals: the total so far, and what comes next. */
+  function dealsPart(o) {
+    const s = state;
+    if (!s || (s.deals ?? 1) <= 1) return null;
+    const total = o.total ?? s.total;
+    const last = s.deal >= s.deals;
+    return el("p", { class: "deals-total", "data-field": "deals-total" },
+      `Deal ${s.deal} of ${s.deals}. Total so far: `, el("b", { "data-field": "total" }, total),
+      last ? ": that was the last deal." : ".",
+      !last && s.starts_at ? [" ", countdown(s.starts_at, `Deal ${s.deal + 1} starts for everyone in`,
+        `Deal ${s.deal + 1} is starting\u2026`)] : null);
+  }
+
+  /** The "Next deal" button, while a deal is left and the player starts it (start "own"). */
+  function nextDeal() {
+    const s = state;
+    if (!s || (s.deals ?? 1) <= 1 || s.deal >= s.deals || s.starts_at) return null;
+    const button = el("button", { class: "btn primary", "data-action": "next-deal",
+      onclick: () => { button.disabled = true; socket.start(); } }, `Next deal (${s.deal + 1} of ${s.deals})`);
+    return button;
   }
 
   /** The entry's place on the leaderboard, once its final score is in. */

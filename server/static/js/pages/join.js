@@ -3,7 +3,7 @@
 
 import { api, player, setPlayer } from "../lib/api.js";
 import { signInThenReturn } from "./account.js";
-import { clock, describeSettings, el, explain, notify, showWho, fill } from "../lib/ui.js";
+import { clock, dealsNote, describeSettings, el, explain, notify, showWho, fill } from "../lib/ui.js";
 import { teamSelect, teamsNote } from "../lib/teams.js";
 
 const decode = (text) => {
@@ -93,6 +93,7 @@ export function mount(main, tidText, codeText) {
     const me = player();
     const parts = [el("h1", {}, t.name),
       el("p", { class: "rules" }, `${describeSettings(t.settings)} · ${clock(t.settings.time_limit)}`),
+      dealsNote(t.settings),
       accessNote(t), teamsNote(t), error];
     if (!open) {
       parts.push(el("p", { class: "panel" }, `Entries are not open (${t.status}). `,

@@ -4,7 +4,7 @@
 // shows its team table above the players, live from the socket's ``teams`` messages.
 
 import { api, knownEntries, player, wsUrl } from "../lib/api.js";
-import { certifiedBadge, clock, countdown, describeSettings, el, STATUS_NAMES } from "../lib/ui.js";
+import { certifiedBadge, clock, countdown, dealsNote, describeSettings, el, STATUS_NAMES } from "../lib/ui.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
 
 export function mount(main, tidText) {
@@ -49,7 +49,8 @@ export function mount(main, tidText) {
       el("td", { class: "num", "data-field": "rank", "data-medal": medal }, r.rank ?? ""),
       el("td", { "data-field": "player" }, r.player, mine.has(r.entry_id) ? el("span", { class: "you-tag" }, "you") : null,
         teamTag(r.team)),
-      el("td", { class: "num score", "data-field": "score" }, r.score),
+      el("td", { class: "num score", "data-field": "score" },
+        r.matchpoints === undefined ? r.score : `${r.matchpoints} mp \u00b7 ${r.score}`),
       el("td", { "data-field": "status" }, el("span", { class: `badge st-${r.status}` },
         STATUS_NAMES[r.status] || r.status)),
       left);
@@ -151,6 +152,11 @@ export function mount(main, tidText) {
         ...(t.start === "together" && t.status === "scheduled"
           ? [" \u00b7 everyone starts together: ", countdown(t.opens_at)] : []),
         ...(t.series ? [" \u00b7 ", el("a", { href: `#/series/${t.series}`, "data-action": "series" }, "its series")] : []));
+      // Several deals: what ranks, in plain words; the score is the total over the deals.
+      page.querySelector("[data-field=deals-note]")?.remove();
+      const note = dealsNote(t.settings, t.status !== "finished");
+      if (note) meta.after(note);
+      if ((t.settings.deals ?? 1) > 1) table.querySelector("thead th.num + th + th").textContent = "Total";
       setStatus(t.status);
       if (t.teams && !teams) {
         teams = teamPanel(t.teams.top, "Teams", (id) => mine.has(id));

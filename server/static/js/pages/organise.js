@@ -40,6 +40,9 @@ export function mount(main) {
   const start = el("select", { name: "start", id: "f-start" },
     el("option", { value: "own" }, "Each entrant starts when ready"),
     el("option", { value: "together" }, "Everyone starts together at the opening time"));
+  const scoring = el("select", { name: "scoring", id: "f-scoring" },
+    el("option", { value: "total" }, "Total of the final scores"),
+    el("option", { value: "matchpoints" }, "Matchpoints (a point for each player beaten on each deal)"));
   const form = el("form", { class: "panel organise-form" },
     field("Admin or organiser token", token, "The server's admin token, or the token of an organiser it made. " +
       "Kept in this tab only."),
@@ -51,7 +54,11 @@ export function mount(main) {
       field("Team battle: top N", f("teams_top", { type: "number", min: 1, max: 50, placeholder: "no teams" }),
         "Clubs play as teams, each counting its best N scores; players join for one of their clubs."),
       field("Opens", f("opens_at", { type: "datetime-local", value: localInput(now) })),
-      field("Closes", f("closes_at", { type: "datetime-local", value: localInput(new Date(now.getTime() + 3600e3)) }))),
+      field("Closes", f("closes_at", { type: "datetime-local", value: localInput(new Date(now.getTime() + 3600e3)) })),
+      field("Deals", f("deals", { type: "number", min: 1, max: 10, value: 1 }),
+        "Every entrant plays this many deals, one after another (together: one round each)."),
+      field("Scoring", scoring, "Matchpoints: on each deal a point for every player beaten, half for a tie, " +
+        "so one lucky deal counts for little.")),
     el("div", { class: "checks" },
       check("free_column", "Free column", true), check("undo", "Undo", true),
       el("span", { class: "s78" }, check("draw_pile_choice", "Choose the draw pile", true)),
@@ -89,7 +96,7 @@ export function mount(main) {
   function startChanged() {
     const closes = form.querySelector("#f-closes_at");
     closes.disabled = start.value === "together";
-    closes.title = closes.disabled ? "Closes at the opening time plus the time limit" : "";
+    closes.title = closes.disabled ? "Closes at the opening time plus the time limit (times the deals)" : "";
   }
   start.addEventListener("change", startChanged);
   startChanged();
@@ -112,6 +119,9 @@ export function mount(main) {
       undo_limit: value("undo_limit") === "" ? null : Number(value("undo_limit")), time_limit: Number(value("time_limit")),
       reveals_final: checked("reveals_final"), deal_variation: checked("deal_variation"),
     };
+    // Several deals: sent only when not one deal by total (the settings of before).
+    if (Number(value("deals")) !== 1) settings.deals = Number(value("deals"));
+    if (scoring.value !== "total") settings.scoring = scoring.value;
     if (variant.value === "spider78") {
       settings.draw_pile_choice = checked("draw_pile_choice");
       settings.draw_pile_tops_up = checked("draw_pile_tops_up");
