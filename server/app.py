@@ -13,7 +13,8 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
 from .communities import clubs, exports, organisers, roster
-from .competitions import analysis, practice, profiles, teams
+from .competitions import practice, profiles, teams
+from .competitions.analysis import routes as analysis
 from .competitions.series import routes as series
 from .config import Config
 from .lib.http import JsonRequest

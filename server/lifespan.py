@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Callable
 
 from litestar import Litestar
 
-from .competitions.analysis import Analyses
+from .competitions.analysis.routes import Analyses
 from .config import Config
 from .core import Core
 from .fairplay.limits import Limiter

@@ -7,7 +7,7 @@ from typing import Any
 
 from spidertour.engine import Game, Settings
 from spidertour.engine.solver import solve_game
-from spidertour.server.competitions.analysis_job import analyse
+from spidertour.server.competitions.analysis.job import analyse
 from tests.client import Api, Player
 from tests.conftest import server_env
 from tests.server.helpers import assert_error, fetch, unique

@@ -1,7 +1,7 @@
 """A finished game's analysis: where the win was lost.
 
 ``GET /api/tournaments/{id}/entries/{entry_id}/analysis`` answers 202 while the solver works it out
-(in the server's solver worker process, ``analysis_job.analyse``), then the stored analysis. The
+(in the server's solver worker process, ``job.analyse``), then the stored analysis. The
 work is claimed in PostgreSQL first, so that of all the processes serving one database only one
 does it, once; the claim is renewed while it runs and taken over when it runs out.
 """
@@ -23,15 +23,15 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import HTTPException, NotFoundException
 from litestar.openapi import ResponseSpec
 
-from ..config import Config
-from ..core import core_of
-from ..lib.http import valid_id
-from ..operations.openapi import errors
-from ..play.messages import ParSummary
-from . import analysis_store as store
-from . import practice_messages as m
-from .analysis_job import analyse
-from .practice import finished_tournament
+from ...config import Config
+from ...core import core_of
+from ...lib.http import valid_id
+from ...operations.openapi import errors
+from ...play.messages import ParSummary
+from .. import practice_messages as m
+from ..practice import finished_tournament
+from . import store
+from .job import analyse
 
 log = logging.getLogger("spidertour.analysis")
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import asyncpg
 
-from ..storage.pool import Db
+from ...storage.pool import Db
 
 
 async def game(db: Db, tournament_id: int, entry_id: int) -> asyncpg.Record | None:
