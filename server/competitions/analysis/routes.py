@@ -29,6 +29,7 @@ from ...lib.http import valid_id
 from ...operations.openapi import errors
 from ...play.messages import ParSummary
 from .. import practice_messages as m
+from ..deal_checks import deal_count
 from ..practice import finished_tournament
 from . import store
 from .job import analyse
@@ -139,9 +140,14 @@ async def analysis(
 ) -> Response[m.Analysis | m.Computing]:
     """Anyone, after the finish: where the entry's win was lost. 202 ``{"status": "computing"}`` while
     the solver works it out, then 200 with every position's verdict. 403 before the finish; 409 for
-    a practice game still being played."""
+    a practice game still being played, and for a tournament of several deals."""
     db = core_of(request).db
-    await finished_tournament(db, tournament_id, "analysis")
+    tour = await finished_tournament(db, tournament_id, "analysis")
+    deals = deal_count(tour["settings"])
+    if deals > 1:
+        raise HTTPException(
+            status_code=409, detail=f"the analysis covers tournaments of one deal: this one had {deals} deals"
+        )
     game = await store.game(db, tournament_id, entry_id) if valid_id(entry_id) else None
     if game is None:
         raise NotFoundException(f"no entry {entry_id} in tournament {tournament_id}")

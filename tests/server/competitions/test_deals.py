@@ -207,6 +207,9 @@ async def test_matchpoints_rank_a_hand_checked_field(api: Api, server: Any, data
     r = api.http.post(f"/api/tournaments/{tid}/practice", headers={"authorization": f"Bearer {token}"})
     assert r.status_code == 409 and "one deal" in r.json()["detail"], r.text
     assert await fetch(database_url, "SELECT id FROM entries WHERE tournament_id = $1 AND practice", tid) == []
+    entry = (await fetch(database_url, "SELECT id FROM entries WHERE tournament_id = $1", tid))[0]["id"]
+    r = api.http.get(f"/api/tournaments/{tid}/entries/{entry}/analysis")
+    assert r.status_code == 409 and "one deal" in r.json()["detail"], r.text
 
 
 async def test_rounds_start_together_on_time(api: Api, server: Any, database_url: str) -> None:
