@@ -182,14 +182,14 @@ async def work_out_pars(
 ) -> int:
     """The par of every finished tournament that has none yet (a few at a time). Returns how many.
 
-    Each is claimed first (``store.claim_par``), so that of all the processes serving one database
+    Each is claimed first (``store.PAR_CLAIMS``), so that of all the processes serving one database
     only one solves it; the claim is renewed while the solve runs, given up if it fails or is
     cancelled, and taken over by another process when it runs out (its process crashed)."""
     me = me or claimant()
     done = 0
     for row in await store.finished_without_par(db):
         tid = row["id"]
-        starts = await store.claim_par(db, tid, me, lease)
+        starts = await store.PAR_CLAIMS.claim(db, tid, me, lease)
         if starts is None:
             continue  # worked out already, or under way elsewhere
         log.info("solving the par of tournament %s (solve %d of it)", tid, starts)
@@ -217,7 +217,7 @@ async def solve_claimed(
             if done:
                 return job.result()
             try:
-                if not await store.renew_par_claim(db, row["id"], me, lease):
+                if not await store.PAR_CLAIMS.renew(db, row["id"], me, lease):
                     log.warning("the claim on the par of tournament %s was taken over", row["id"])
             except (OSError, asyncpg.PostgresError):
                 log.warning("renewing the claim on the par of tournament %s failed", row["id"])
@@ -228,7 +228,7 @@ async def solve_claimed(
 async def _release(db: asyncpg.Pool, tournament_id: int, me: str) -> None:
     """Give up a claim (best effort, briefly: a claim not given up runs out by itself)."""
     try:
-        await asyncio.wait_for(store.release_par_claim(db, tournament_id, me), 2)
+        await asyncio.wait_for(store.PAR_CLAIMS.release(db, tournament_id, me), 2)
     except (OSError, TimeoutError, asyncpg.PostgresError):
         log.warning("could not give up the claim on the par of tournament %s; it runs out", tournament_id)
 

@@ -13,6 +13,7 @@ from ..competitions import ratings
 from ..competitions.deals import store_matchpoint_standings
 from ..play import store as play_store
 from ..play.deals import scoring_of
+from ..storage.claims import Claims
 from ..storage.pool import Connection, Db
 from ..storage.sql import RANK_ORDER, STATUS_SQL
 
@@ -160,43 +161,7 @@ async def finished_without_par(db: asyncpg.Pool, limit: int = 5) -> list[asyncpg
     )
 
 
-async def claim_par(db: Db, tournament_id: int, claimant: str, lease: float) -> int | None:
-    """Claim the work of a par for ``lease`` seconds: the claim's count of solve starts, or None when
-    the par is worked out already or another process holds an unexpired claim (an expired one is taken
-    over). Nothing is ever released after the par is saved: its row stops any later claim."""
-    return await db.fetchval(  # type: ignore[no-any-return]
-        """INSERT INTO par_claims (tournament_id, claimed_by, expires_at)
-           SELECT $1, $2, now() + make_interval(secs => $3)
-            WHERE NOT EXISTS (SELECT 1 FROM pars WHERE tournament_id = $1)
-           ON CONFLICT (tournament_id) DO UPDATE
-              SET claimed_by = excluded.claimed_by, expires_at = excluded.expires_at, starts = par_claims.starts + 1
-            WHERE par_claims.expires_at <= now()
-           RETURNING starts""",
-        tournament_id,
-        claimant,
-        lease,
-    )
-
-
-async def renew_par_claim(db: Db, tournament_id: int, claimant: str, lease: float) -> bool:
-    """Extend one's own claim by ``lease`` seconds from now; False when it is no longer one's own."""
-    status = await db.execute(
-        """UPDATE par_claims SET expires_at = now() + make_interval(secs => $3)
-            WHERE tournament_id = $1 AND claimed_by = $2""",
-        tournament_id,
-        claimant,
-        lease,
-    )
-    return status.endswith(" 1")
-
-
-async def release_par_claim(db: Db, tournament_id: int, claimant: str) -> None:
-    """Give up one's own claim (a solve cancelled or failed): any process may claim the par at once."""
-    await db.execute(
-        "UPDATE par_claims SET expires_at = now() WHERE tournament_id = $1 AND claimed_by = $2",
-        tournament_id,
-        claimant,
-    )
+PAR_CLAIMS = Claims("par_claims", "tournament_id", "pars")  # a par is worked out once, on a renewed lease
 
 
 async def tournaments(

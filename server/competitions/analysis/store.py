@@ -7,6 +7,7 @@ from typing import Any
 
 import asyncpg
 
+from ...storage.claims import Claims
 from ...storage.pool import Db
 
 
@@ -51,36 +52,5 @@ async def save(db: Db, entry_id: int, result: dict[str, Any]) -> bool:
     return status.endswith(" 1")
 
 
-async def claim(db: Db, entry_id: int, claimant: str, lease: float) -> int | None:
-    """Claim the work for ``lease`` seconds: how many times it was started, or None when it is done
-    or another process holds an unexpired claim (an expired one is taken over)."""
-    return await db.fetchval(  # type: ignore[no-any-return]
-        """INSERT INTO analysis_claims (entry_id, claimed_by, expires_at)
-           SELECT $1, $2, now() + make_interval(secs => $3)
-            WHERE NOT EXISTS (SELECT 1 FROM analyses WHERE entry_id = $1)
-           ON CONFLICT (entry_id) DO UPDATE
-              SET claimed_by = excluded.claimed_by, expires_at = excluded.expires_at,
-                  starts = analysis_claims.starts + 1
-            WHERE analysis_claims.expires_at <= now()
-           RETURNING starts""",
-        entry_id,
-        claimant,
-        lease,
-    )
-
-
-async def renew(db: Db, entry_id: int, claimant: str, lease: float) -> bool:
-    status = await db.execute(
-        """UPDATE analysis_claims SET expires_at = now() + make_interval(secs => $3)
-            WHERE entry_id = $1 AND claimed_by = $2""",
-        entry_id,
-        claimant,
-        lease,
-    )
-    return status.endswith(" 1")
-
-
-async def release(db: Db, entry_id: int, claimant: str) -> None:
-    await db.execute(
-        "UPDATE analysis_claims SET expires_at = now() WHERE entry_id = $1 AND claimed_by = $2", entry_id, claimant
-    )
+CLAIMS = Claims("analysis_claims", "entry_id", "analyses")  # each game analysed once, on a renewed lease
+claim, renew, release = CLAIMS.claim, CLAIMS.renew, CLAIMS.release

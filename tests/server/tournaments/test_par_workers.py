@@ -129,23 +129,23 @@ async def test_a_claim_is_one_processes_until_given_up_or_run_out(api: Api, data
     tid = r.json()["id"]
     db = await create_pool(database_url, 2)
     try:
-        assert await store.claim_par(db, tid, "a", 60) == 1
-        assert await store.claim_par(db, tid, "b", 60) is None  # a's until a gives it up
-        await store.release_par_claim(db, tid, "b")  # not b's to give up
-        assert await store.claim_par(db, tid, "b", 60) is None
-        assert await store.renew_par_claim(db, tid, "a", 60) and not await store.renew_par_claim(db, tid, "b", 60)
-        await store.release_par_claim(db, tid, "a")
-        assert await store.claim_par(db, tid, "b", 0.5) == 2  # the second start of this par's solve
+        assert await store.PAR_CLAIMS.claim(db, tid, "a", 60) == 1
+        assert await store.PAR_CLAIMS.claim(db, tid, "b", 60) is None  # a's until a gives it up
+        await store.PAR_CLAIMS.release(db, tid, "b")  # not b's to give up
+        assert await store.PAR_CLAIMS.claim(db, tid, "b", 60) is None
+        assert await store.PAR_CLAIMS.renew(db, tid, "a", 60) and not await store.PAR_CLAIMS.renew(db, tid, "b", 60)
+        await store.PAR_CLAIMS.release(db, tid, "a")
+        assert await store.PAR_CLAIMS.claim(db, tid, "b", 0.5) == 2  # the second start of this par's solve
         # b's short lease runs out (b crashed): c takes the work over.
         deadline = time.monotonic() + 30
-        while (starts := await store.claim_par(db, tid, "c", 60)) is None:
+        while (starts := await store.PAR_CLAIMS.claim(db, tid, "c", 60)) is None:
             assert time.monotonic() < deadline, "an expired claim was never taken over"
             await asyncio.sleep(0.1)
-        assert starts == 3 and not await store.renew_par_claim(db, tid, "b", 60)
+        assert starts == 3 and not await store.PAR_CLAIMS.renew(db, tid, "b", 60)
         par: dict[str, Any] = {"outcome": "proven lost", "moves": [], "final_score": None, "pace": 2, "in_time": False}
         assert await store.save_par(db, tid, {**par, "entry": None, "nodes": 1, "seconds": 0.1})
-        await store.release_par_claim(db, tid, "c")
-        assert await store.claim_par(db, tid, "d", 60) is None  # worked out: nothing to claim
+        await store.PAR_CLAIMS.release(db, tid, "c")
+        assert await store.PAR_CLAIMS.claim(db, tid, "d", 60) is None  # worked out: nothing to claim
     finally:
         await db.close()
     assert api.tournament(tid)["status"] == "open"  # the server itself had nothing of it to solve
@@ -161,12 +161,12 @@ async def test_a_claim_is_renewed_while_its_solve_runs(api: Api, database_url: s
     solver = SolverPool()
     try:
         lease = 1.0  # the solve takes three leases: unrenewed, the claim would run out twice
-        assert await store.claim_par(db, tid, "me", lease) == 1
+        assert await store.PAR_CLAIMS.claim(db, tid, "me", lease) == 1
         row = {"id": tid, "settings": HARD, "seed": UNWON}
         job = asyncio.ensure_future(solve_claimed(db, solver, row, 3.0, "me", lease))  # type: ignore[arg-type]
         taken = []
         while not job.done():
-            taken.append(await store.claim_par(db, tid, "other", lease))
+            taken.append(await store.PAR_CLAIMS.claim(db, tid, "other", lease))
             await asyncio.sleep(0.1)
         await job
         assert len(taken) > 20  # it ran two leases at least
