@@ -3,6 +3,8 @@ schedules made and stopped. And the API page, served by the server itself, under
 
 from __future__ import annotations
 
+import asyncio
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from playwright.async_api import ConsoleMessage, Page, expect
@@ -51,6 +53,7 @@ async def test_the_organiser_runs_tournaments_from_the_page(page: Page, api: Api
     await expect(page.locator(f"[data-tournament-row='{later['id']}']")).to_contain_text("Renamed from the page")
     assert api.tournament(later["id"])["name"] == "Renamed from the page"
 
+    page.once("dialog", lambda dialog: dialog.accept())  # closing entries asks first
     await page.locator(f"[data-tournament-row='{running['id']}'] [data-action=close]").click()
     await expect(page.locator(f"[data-tournament-row='{running['id']}'] [data-field=status]")).not_to_have_text("open")
     assert api.tournament(running["id"])["status"] in ("closing", "finished")
@@ -133,3 +136,61 @@ async def test_a_cancelled_tournament_is_shown_as_such(page: Page, api: Api, ser
         assert "cancelled" in str(err)
     else:
         raise AssertionError("verify accepted a cancelled tournament")
+
+
+def together(api: Api, opens_in: float, time_limit: int = 600) -> dict[str, Any]:
+    opens = (datetime.now(UTC) + timedelta(seconds=opens_in)).replace(microsecond=0)
+    body = {
+        "name": unique("together"),
+        "start": "together",
+        "opens_at": opens.isoformat(),
+        "settings": {"time_limit": time_limit},
+    }
+    r = api.http.post("/api/tournaments", json=body, headers=api.admin())
+    assert r.status_code == 201, r.text
+    made: dict[str, Any] = r.json()
+    return made
+
+
+async def test_together_tournaments_are_made_edited_and_left_to_close_themselves(
+    page: Page, api: Api, admin_token: str
+) -> None:
+    """Together from the form opens in the future (it was refused at "now"); editing only the name of a
+    together tournament saves (it sent a closing time, refused) and keeps the opening's seconds; a
+    running together sitting offers no "Close entries"; closing an open one asks first."""
+    await page.goto("/#/organise")
+    await page.locator("#f-admin").fill(admin_token)
+    await page.locator("#f-admin").dispatch_event("change")
+    name = unique("together-form")
+    await page.locator("#f-name").fill(name)
+    await page.locator("#f-start").select_option("together")
+    opens = await page.locator("#f-opens_at").input_value()
+    assert datetime.fromisoformat(opens) > datetime.now() + timedelta(minutes=9)  # local time, as the input shows
+    await page.locator("[data-action=create]").click()
+    created = page.locator(".created [data-tournament]")
+    await expect(created).to_contain_text(name)
+    made = api.tournament(int(await created.get_attribute("data-tournament") or 0))
+    assert made["start"] == "together" and made["status"] == "scheduled"
+
+    later = together(api, opens_in=3600.4)  # an opening time with seconds
+    running = together(api, opens_in=2)
+    plain = api.create_tournament(name=unique("own-open"))
+    await asyncio.sleep(2.5)  # the together sitting has started
+    await page.locator("[data-action=manage]").click()
+    await page.locator(f"[data-tournament-row='{later['id']}'] [data-action=edit]").click()
+    form = page.locator(f"[data-edit='{later['id']}']")
+    await expect(form.locator("[data-field=edit-closes]")).to_have_count(0)
+    await form.locator("[data-field=edit-name]").fill("Together, renamed")
+    await form.locator("[data-action=save]").click()
+    await expect(page.locator(f"[data-tournament-row='{later['id']}']")).to_contain_text("Together, renamed")
+    after = api.tournament(later["id"])
+    assert after["name"] == "Together, renamed" and after["opens_at"] == later["opens_at"]
+
+    running_row = page.locator(f"[data-tournament-row='{running['id']}']")
+    await expect(running_row.locator("[data-field=status]")).to_have_text("open")
+    await expect(running_row.locator("[data-action=close]")).to_have_count(0)
+    plain_row = page.locator(f"[data-tournament-row='{plain['id']}']")
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    await plain_row.locator("[data-action=close]").click()
+    await asyncio.sleep(0.5)
+    assert api.tournament(plain["id"])["status"] == "open"  # not closed without a yes

@@ -95,6 +95,13 @@ export function mount(main) {
   variantChanged();
   function startChanged() {
     const closes = form.querySelector("#f-closes_at");
+    const opens = form.querySelector("#f-opens_at");
+    if (start.value === "together" && new Date(opens.value) <= new Date()) {
+      // Together starts in the future: the next quarter hour at least ten minutes away.
+      const at = new Date(Date.now() + 10 * 60e3);
+      at.setMinutes(Math.ceil(at.getMinutes() / 15) * 15, 0, 0);
+      opens.value = localInput(at);
+    }
     closes.disabled = start.value === "together";
     closes.title = closes.disabled ? "Closes at the opening time plus the time limit (times the deals)" : "";
   }

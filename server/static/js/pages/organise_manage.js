@@ -52,20 +52,28 @@ function entriesTable(tour, entries, refresh) {
       el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: 8 }, "No entries yet")))));
 }
 
+/** Edit a tournament before it opens: only what was changed is sent (a time left alone keeps its
+ * seconds); a together tournament has no closing time of its own (its opening plus the sitting). */
 function editForm(tour, refresh) {
+  const together = tour.start === "together";
   const name = el("input", { name: "name", value: tour.name, maxlength: 100, "data-field": "edit-name" });
   const opens = el("input", { type: "datetime-local", value: localInput(tour.opens_at), "data-field": "edit-opens" });
   const closes = el("input", { type: "datetime-local", value: localInput(tour.closes_at), "data-field": "edit-closes" });
   const form = el("form", { class: "panel edit-form", "data-edit": tour.id },
     el("label", { class: "field" }, el("span", {}, "Name"), name),
-    el("div", { class: "grid2" }, el("label", { class: "field" }, el("span", {}, "Opens"), opens),
-      el("label", { class: "field" }, el("span", {}, "Closes"), closes)),
+    el("div", { class: "grid2" }, el("label", { class: "field" }, el("span", {}, together ? "Everyone starts at" : "Opens"), opens),
+      together ? el("p", { class: "muted small", "data-field": "edit-closes-note" },
+        "Entries close when everyone starts; it ends one sitting later.")
+        : el("label", { class: "field" }, el("span", {}, "Closes"), closes)),
     el("button", { class: "btn primary", type: "submit", "data-action": "save" }, "Save"));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const out = await act(api.admin("PATCH", `/api/tournaments/${tour.id}`, { name: name.value,
-      opens_at: new Date(opens.value).toISOString(), closes_at: new Date(closes.value).toISOString() }),
-    `Tournament ${tour.id} changed`);
+    const body = {};
+    if (name.value.trim() !== tour.name) body.name = name.value.trim();
+    if (opens.value !== localInput(tour.opens_at)) body.opens_at = new Date(opens.value).toISOString();
+    if (!together && closes.value !== localInput(tour.closes_at)) body.closes_at = new Date(closes.value).toISOString();
+    if (!Object.keys(body).length) return notify("Nothing changed", "info");
+    const out = await act(api.admin("PATCH", `/api/tournaments/${tour.id}`, body), `Tournament ${tour.id} changed`);
     if (out) refresh();
   });
   return form;
@@ -83,8 +91,9 @@ function tournamentRow(tour, refresh, detail) {
     actions.push(button("edit", "Edit", () => detail.replaceChildren(el("h3", {}, `Edit ${tour.name}`),
       editForm(tour, refresh))));
   }
-  if (tour.status === "open") {
+  if (tour.status === "open" && tour.start !== "together") {  // a together sitting closes its entries itself
     actions.push(button("close", "Close entries", async () => {
+      if (!window.confirm(`Close the entries of "${tour.name}"? Nobody can join any more; games under way go on.`)) return;
       if (await act(api.admin("POST", `/api/tournaments/${tour.id}/close`), `Entries of ${tour.id} closed`)) refresh();
     }));
   }
