@@ -75,11 +75,16 @@ async def test_results_and_replays(page: Page, api: Api, server: ServerProcess, 
     await expect_board(page, expected["initial"])
     await snap(page, shots, "finished", full_page=True)
 
-    # bob's game: nothing but the closing mark of the clock, re-scored as 0.
-    await rows.nth(1).locator("[data-action=replay]").click()
-    await expect(page.locator(f'.replay[data-entry="{bob_entry["id"]}"] [data-field=rescore]')).to_have_attribute(
-        "data-score", "0"
-    )
+    # bob never played: absent, with no game to replay (a Replay button showed an empty board).
+    await expect(rows.nth(1)).to_have_attribute("data-entry", str(bob_entry["id"]))
+    await expect(rows.nth(1).locator("[data-action=replay]")).to_have_count(0)
+    await expect(rows.nth(0).locator("[data-action=replay]")).to_have_count(1)
+
+    # The finished board is final: no "live" light, however its socket goes.
+    await page.goto(f"/#/board/{tour['id']}")
+    await expect(page.locator("[data-action=results]")).to_be_visible()
+    await page.wait_for_timeout(500)
+    await expect(page.locator("[data-field=live]")).to_have_text("final")
 
 
 async def test_certified_badge_and_the_par_after_the_finish(page: Page, api: Api) -> None:

@@ -194,3 +194,15 @@ async def test_together_tournaments_are_made_edited_and_left_to_close_themselves
     await plain_row.locator("[data-action=close]").click()
     await asyncio.sleep(0.5)
     assert api.tournament(plain["id"])["status"] == "open"  # not closed without a yes
+
+
+async def test_a_together_board_stops_counting_down_once_it_starts(page: Page, api: Api) -> None:
+    """The live board of a together tournament said "starting..." for ever after its start."""
+    soon = together(api, opens_in=4)
+    _, token = api.register("waiting")
+    api.join(soon["id"], token)
+    await page.goto(f"/#/board/{soon['id']}")
+    await expect(page.locator("[data-field=together-start]")).to_contain_text("starts in")
+    await expect(page.locator("[data-field=together-start]")).to_have_count(0, timeout=15_000)
+    await expect(page.locator(".page-head .badge").first).to_have_text("open")
+    await expect(page.locator("body")).not_to_contain_text("starting")

@@ -110,7 +110,7 @@ export function mount(main, tidText) {
         deals > 1 ? null : el("td", { class: "num opt of-par", "data-field": "of-par" }, ofPar(s.score, t.par)),
         el("td", {}, el("span", { class: `badge st-${s.status}` }, STATUS_NAMES[s.status] || s.status)),
         el("td", { class: "num opt" }, s.time_left === null ? "" : clock(s.time_left)),
-        el("td", {}, replayButtons(s.entry_id))));
+        el("td", {}, s.status === "absent" ? null : replayButtons(s.entry_id))));  // an absent entry has no game
     }
     if (!standings.length) body.append(el("tr", {}, el("td", { colspan: 7, class: "muted" }, "Nobody entered.")));
     if (t.teams) {

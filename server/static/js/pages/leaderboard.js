@@ -33,6 +33,7 @@ export function mount(main, tidText) {
   let entrants = 0;
   let ws = null;
   let stopped = false;
+  let over = false;  // finished or cancelled: the board is final
   let retry = null;
   let attempts = 0;
   let skew = 0; // the server's clock minus this device's, in seconds (from the messages' `at`)
@@ -81,6 +82,12 @@ export function mount(main, tidText) {
   function setStatus(s) {
     status.textContent = s;
     status.className = `badge st-${s}`;
+    over = s === "finished" || s === "cancelled";
+    if (over) {  // nothing moves any more: no "live" light
+      live.textContent = s === "finished" ? "final" : "";
+      live.classList.remove("on");
+    }
+    if (s !== "scheduled") meta.querySelector("[data-field=together-start]")?.remove();  // it has started
     footer.replaceChildren(s === "finished"
       ? el("a", { href: `#/finished/${tid}`, class: "btn", "data-action": "results" }, "Final results and replays")
       : s === "cancelled" ? "The organiser cancelled this tournament: nobody is ranked."
@@ -116,13 +123,14 @@ export function mount(main, tidText) {
     ws = new WebSocket(wsUrl(`/ws/watch/${tid}?follow=${[...mine].join(",")}`));
     ws.onopen = () => {
       attempts = 0;
+      if (over) return;
       live.textContent = "\u25cf live";
       live.classList.add("on");
     };
     ws.onmessage = (e) => receive(JSON.parse(e.data));
     ws.onclose = () => {
       live.classList.remove("on");
-      if (stopped) return;
+      if (stopped || over) return;
       live.textContent = "reconnecting\u2026";
       attempts += 1;
       retry = setTimeout(connect, Math.min(5000, 300 * 2 ** attempts));
@@ -150,7 +158,8 @@ export function mount(main, tidText) {
       meta.replaceChildren(describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)} \u00b7 `,
         el("span", { "data-field": "entrants" }, entrants || t.entrants), " entrants",
         ...(t.start === "together" && t.status === "scheduled"
-          ? [" \u00b7 everyone starts together: ", countdown(t.opens_at)] : []),
+          ? [el("span", { "data-field": "together-start" }, " \u00b7 everyone starts together: ", countdown(t.opens_at))]
+          : []),
         ...(t.series ? [" \u00b7 ", el("a", { href: `#/series/${t.series}`, "data-action": "series" }, "its series")] : []));
       // Several deals: what ranks, in plain words; the score is the total over the deals.
       page.querySelector("[data-field=deals-note]")?.remove();
