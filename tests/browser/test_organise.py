@@ -9,6 +9,7 @@ from typing import Any
 
 from playwright.async_api import ConsoleMessage, Page, expect
 
+from tests.browser.helpers import sign_in
 from tests.client import Api
 from tests.server.helpers import unique
 
@@ -206,3 +207,25 @@ async def test_a_together_board_stops_counting_down_once_it_starts(page: Page, a
     await expect(page.locator("[data-field=together-start]")).to_have_count(0, timeout=15_000)
     await expect(page.locator(".page-head .badge").first).to_have_text("open")
     await expect(page.locator("body")).not_to_contain_text("starting")
+
+
+async def test_the_lobby_tells_together_tournaments_apart(page: Page, api: Api) -> None:
+    """A sitting under way is not under "Open now" (with no button); one cancelled before its start does
+    not say it started; a waiting entry is offered the waiting room, not a Start that starts nothing."""
+    me = await sign_in(page, api, "lobby-waiter")
+    waiting = together(api, opens_in=3600)
+    api.join(waiting["id"], me["token"])
+    called_off = together(api, opens_in=3600)
+    r = api.http.post(f"/api/tournaments/{called_off['id']}/cancel", headers=api.admin())
+    assert r.status_code == 200, r.text
+    running = together(api, opens_in=2)
+    await asyncio.sleep(2.5)
+    await page.goto("/#/lobby")
+    under_way = page.locator(f"[data-status=running] [data-tournament='{running['id']}']")
+    await expect(under_way).to_be_visible()
+    await expect(page.locator(f"[data-status=open] [data-tournament='{running['id']}']")).to_have_count(0)
+    await expect(under_way.locator("[data-field=start]")).to_contain_text("started together")
+    cancelled = page.locator(f"[data-tournament='{called_off['id']}'] [data-field=start]")
+    await expect(cancelled).to_contain_text("cancelled before the start")
+    await expect(cancelled).not_to_contain_text("started")
+    await expect(page.locator(f"[data-tournament='{waiting['id']}'] [data-action=play]")).to_have_text("Waiting room")

@@ -9,11 +9,24 @@ import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notif
 
 const SECTIONS = [
   ["open", "Open now", "Join, then start whenever you are ready."],
+  ["running", "Under way", "Started together: entries are closed; follow the leaderboard."],
   ["scheduled", "Upcoming", "Entries open at the time shown; a tournament that starts together takes them until then."],
   ["closing", "Closing", "No new entries: games in progress are finishing."],
   ["finished", "Finished", "Seeds revealed, replays published."],
   ["cancelled", "Cancelled", "Called off by the organiser: nobody ranked; seeds revealed, replays published."],
 ];
+
+/** The lobby's section of a tournament: a together sitting under way is no longer open to join. */
+const sectionOf = (t) => (t.start === "together" && t.status === "open" ? "running" : t.status);
+
+/** What a together tournament's card says of its start. */
+function togetherLine(t) {
+  if (t.status === "scheduled") return ["Everyone starts together: ", countdown(t.opens_at)];
+  if (t.status === "cancelled" && (!t.cancelled_at || new Date(t.cancelled_at) < new Date(t.opens_at))) {
+    return [`Was to start together ${when(t.opens_at)}; cancelled before the start`];
+  }
+  return [`Everyone started together ${when(t.opens_at)}`];
+}
 
 export function mount(main) {
   const page = el("section", { class: "page lobby-page" });
@@ -173,7 +186,10 @@ export function mount(main) {
       }
     }
     if (mine) {
-      const label = mine.status === "joined" ? "Start" : mine.status === "playing" ? "Resume" : "My game";
+      // A together entry waits for everyone's start: its page counts down, nothing to start by hand.
+      const waiting = together && t.status === "scheduled" && mine.status === "joined";
+      const label = waiting ? "Waiting room" : mine.status === "joined" ? "Start" : mine.status === "playing" ? "Resume"
+        : "My game";
       actions.push(el("a", { class: "btn primary", href: `#/play/${mine.id}`, "data-action": "play" }, label));
     }
     if (t.status === "finished") {
@@ -189,8 +205,7 @@ export function mount(main) {
       el("p", { class: "rules", "data-field": "rules" }, describeSettings(s)),
       accessNote(t),
       teamsNote(t),
-      together ? el("p", { class: "together", "data-field": "start" }, "Everyone starts together: ",
-        t.status === "scheduled" ? countdown(t.opens_at) : "started at " + when(t.opens_at)) : null,
+      together ? el("p", { class: "together", "data-field": "start" }, ...togetherLine(t)) : null,
       el("dl", { class: "facts" },
         el("div", {}, el("dt", {}, "Time limit"), el("dd", { "data-field": "time-limit" }, clock(s.time_limit))),
         el("div", {}, el("dt", {}, "Entrants"), el("dd", { "data-field": "entrants" }, t.entrants)),
@@ -203,7 +218,7 @@ export function mount(main) {
   function drawLists() {
     const parts = [];
     for (const [status, heading, hint] of SECTIONS) {
-      const list = tournaments.filter((t) => t.status === status);
+      const list = tournaments.filter((t) => sectionOf(t) === status);
       if (!list.length && status !== "open") continue;
       parts.push(el("section", { class: `tournament-list list-${status}`, "data-status": status },
         el("h2", {}, heading, el("small", { class: "muted" }, ` ${hint}`)),
