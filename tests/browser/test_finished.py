@@ -52,6 +52,15 @@ async def test_results_and_replays(page: Page, api: Api, server: ServerProcess, 
     await expect(page.locator("[data-field=seed]")).to_have_text(SEED)
     await expect(page.locator("[data-field=commitment]")).to_have_text(tour["commitment"])
     await expect(page.locator("[data-check=commitment]")).to_have_attribute("data-ok", "true")
+    # Standings first; the proof of fairness under them, one click away, its verdict in view.
+    order = await page.evaluate(
+        """() => [...document.querySelectorAll('.standings.final, [data-field=fairness]')].map((n) => n.tagName)"""
+    )
+    assert order == ["TABLE", "DETAILS"], order
+    assert await page.locator("[data-field=seed]").is_hidden()
+    await expect(page.locator("[data-field=fairness] summary")).to_contain_text("match the commitment")
+    await page.locator("[data-field=fairness] summary").click()
+    await expect(page.locator("[data-field=seed]")).to_be_visible()
     rows = page.locator(".standings.final tbody tr")
     await expect(rows).to_have_count(2)
     await expect(rows.nth(0)).to_have_attribute("data-entry", str(ann_entry["id"]))

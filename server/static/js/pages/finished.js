@@ -67,16 +67,16 @@ export function mount(main, tidText) {
     page.append(el("p", { class: "row" }, el("a", { class: "btn small", href: `/api/tournaments/${tid}/standings.csv`,
       download: `tournament-${tid}-standings.csv`, "data-action": "standings-csv" }, "Download results (CSV)"),
       practiseButton(tid)));
-    page.append(el("div", { class: "panel fairness" },
-      el("h2", {}, "Fair play"),
+    // The proof of fairness one click away, under the standings: the check's verdict in its summary.
+    const fairness = el("details", { class: "panel fairness", "data-field": "fairness" },
+      el("summary", {}, el("b", {}, "Fair play: "), check),
       el("dl", {},
         el("dt", {}, "Seed"), el("dd", {}, el("code", { "data-field": "seed" }, t.seed)),
         t.salt ? [el("dt", {}, "Salt"), el("dd", {}, el("code", { "data-field": "salt" }, t.salt))] : null,
-        el("dt", {}, "Commitment"), el("dd", {}, el("code", { "data-field": "commitment" }, t.commitment)),
-        el("dt", {}, "Check"), el("dd", {}, check)),
+        el("dt", {}, "Commitment"), el("dd", {}, el("code", { "data-field": "commitment" }, t.commitment))),
       el("p", { class: "muted small" }, "The commitment was published when the tournament was created: SHA-256 of ",
         t.salt ? "the salt, seed and settings (the salt, drawn by the server, keeps even a short seed from being guessed)." :
-          "the seed and settings.", " This page recomputes it, rebuilds the deal from the seed and re-scores every replay.")));
+          "the seed and settings.", " This page recomputes it, rebuilds the deal from the seed and re-scores every replay."));
     commitment(t.seed, t.settings, t.salt).then((hash) => {
       const ok = hash === t.commitment;
       check.textContent = ok ? `\u2713 the ${t.salt ? "salt, " : ""}seed and settings match the commitment` : `\u2717 mismatch: ${hash}`;
@@ -124,7 +124,7 @@ export function mount(main, tidText) {
         el("th", { class: byPoints ? "num opt" : "num" }, deals > 1 ? "Total" : "Score"),
         deals > 1 ? null : el("th", { class: "num opt" }, "Of par"), el("th", {}, "Status"),
         el("th", { class: "num opt" }, "Time left"), el("th"))), body)));
-    page.append(parPanel(t, standings[0]));
+    page.append(parPanel(t, standings[0]), fairness);
     const out = await api.disqualified(tid);
     if (out.length) {
       page.append(el("div", { class: "panel disqualified", "data-field": "disqualified" },
