@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.async_api import Page, expect
 
@@ -25,6 +27,9 @@ async def test_each_game_is_drawn_and_played(page: Page, api: Api, variant: str,
     me = await sign_in(page, api, f"{variant} player")
     entry = api.join(tour["id"], me["token"])
     await page.goto(f"/#/play/{entry['id']}")
+    # Four suits read far better in four colours: the faces a player has not chosen follow the game.
+    faces = "faces-bold" if suits == 4 else "faces-classic"
+    await expect(page.locator("body")).to_have_class(re.compile(rf"\b{faces}\b"))
     await page.locator("[data-action=start]").click()
     await expect_board(page, game.view())
     assert await page.locator(".tableau .column").count() == columns
@@ -54,3 +59,16 @@ async def test_each_game_is_drawn_and_played(page: Page, api: Api, variant: str,
     game.play(move)
     await expect_board(page, game.view())
     await expect(page.locator("[data-stat=score]")).to_have_text(str(game.score))
+
+
+async def test_chosen_faces_win_over_the_games_default(page: Page, api: Api) -> None:
+    tour = api.create_tournament(name="four suits", variant="spider", suits=4)
+    me = await sign_in(page, api, "classic lover")
+    entry = api.join(tour["id"], me["token"])
+    await page.goto("/#/settings")
+    await page.locator("input[name=faces][value=classic]").check()
+    await page.goto(f"/#/play/{entry['id']}")
+    await expect(page.locator("[data-field=rules]")).to_contain_text("4 suits")
+    await expect(page.locator("body")).to_have_class(re.compile(r"\bfaces-classic\b"))
+    await page.goto("/#/lobby")  # off the game: no game's suits left behind
+    await expect(page.locator("body")).not_to_have_attribute("data-suits", re.compile(".+"))

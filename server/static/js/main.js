@@ -1,7 +1,7 @@
 // The single page: hash routes to small page modules, each mounted into <main> and cleaned up
 // when the route changes.
 
-import { apply } from "./lib/prefs.js";
+import { apply, gameSuits } from "./lib/prefs.js";
 import { notify, showWho } from "./lib/ui.js";
 
 const ROUTES = [
@@ -42,6 +42,7 @@ async function route() {
   document.querySelectorAll("nav a").forEach((a) =>
     a.classList.toggle("active", hash.startsWith(a.getAttribute("href"))));
   showWho();
+  gameSuits(null);  // the game page and the replays say which game is on screen
   document.body.dataset.route = hash.split("/")[1] || "lobby";
   cleanup = module.mount(main, ...hash.match(pattern).slice(1)) || null;
   window.scrollTo(0, 0);

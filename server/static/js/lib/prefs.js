@@ -1,7 +1,9 @@
 // The player's display settings, kept in localStorage, and applied as classes on <body>.
 
 const KEY = "spidertour.settings";
-export const DEFAULTS = { simple: false, faces: "classic", portrait: "auto", sound: false };
+// faces "auto": the bold four-colour faces for a game of four suits (far easier to tell apart), the
+// classic red and black otherwise.
+export const DEFAULTS = { simple: false, faces: "auto", portrait: "auto", sound: false };
 const narrow = window.matchMedia("(max-width: 700px), (max-aspect-ratio: 4/5)");
 
 export function settings() {
@@ -24,10 +26,18 @@ export function apply() {
   const s = settings();
   const body = document.body;
   body.classList.toggle("simple", s.simple);
-  body.classList.toggle("faces-classic", s.faces === "classic");
-  body.classList.toggle("faces-bold", s.faces === "bold");
+  const bold = s.faces === "bold" || (s.faces === "auto" && body.dataset.suits === "4");
+  body.classList.toggle("faces-classic", !bold);
+  body.classList.toggle("faces-bold", bold);
   const portrait = s.portrait === "on" || (s.portrait === "auto" && narrow.matches);
   body.classList.toggle("portrait", portrait);
   window.dispatchEvent(new Event("spidertour:layout"));
 }
 narrow.addEventListener("change", apply);
+
+/** The suits of the game on screen (null: none), for the faces of "auto". */
+export function gameSuits(suits) {
+  if (suits) document.body.dataset.suits = String(suits);
+  else delete document.body.dataset.suits;
+  apply();
+}

@@ -7,6 +7,7 @@ import { Board } from "../board/board.js";
 import { cardWords } from "../board/cards.js";
 import { commitment, replayGame, VARIANTS } from "../engine/index.js";
 import { certifiedBadge, clock, dealsNote, describeSettings, el, STATUS_NAMES, when } from "../lib/ui.js";
+import { gameSuits } from "../lib/prefs.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
 import { AnalysisLine, practiseButton } from "../competitions/practice.js";
 
@@ -44,6 +45,7 @@ export function mount(main, tidText) {
       return;
     }
     document.title = `${t.name} \u00b7 results`;
+    gameSuits(t.settings.suits);  // the replays' faces
     page.append(el("header", { class: "page-head" }, el("h1", {}, t.name), el("span", { class: `badge st-${t.status}` }, t.status),
       certifiedBadge(t)),
       el("p", { class: "muted" }, describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)}`,

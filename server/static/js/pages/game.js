@@ -7,6 +7,7 @@ import { VARIANTS } from "../engine/index.js";
 import { PlaySocket } from "../board/playsocket.js";
 import { beep } from "../lib/sound.js";
 import { clock, confirmDialog, countdown, describeSettings, el, STATUS_NAMES } from "../lib/ui.js";
+import { gameSuits } from "../lib/prefs.js";
 
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
 const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
@@ -445,6 +446,7 @@ export function mount(main, entryIdText) {
     try {
       const t = await api.tournament(tid);
       settings = t.settings;
+      gameSuits(t.settings.suits);
       title.querySelector("[data-field=name]").textContent = t.name;
       title.querySelector("[data-field=rules]").textContent = describeSettings(t.settings);
       document.title = `${t.name} \u00b7 spidertour`;
