@@ -159,3 +159,19 @@ async def test_phone_sized_leaderboard_and_table(
     await snap(page, shots, "game-phone")
     await phone.close()
     assert errors == []
+
+
+async def test_the_leaderboard_leads_back_to_my_game(page: Page, api: Api) -> None:
+    """A player who looks at the leaderboard mid-game finds the way back to its own game."""
+    tour = api.create_tournament(name="Back and forth")
+    me = await sign_in(page, api, "back-and-forth")
+    entry = api.join(tour["id"], me["token"])
+    await page.goto(f"/#/board/{tour['id']}")
+    back = page.locator("[data-action=my-game]")
+    await expect(back).to_have_attribute("href", f"#/play/{entry['id']}")
+    await back.click()
+    await page.wait_for_url(f"**/#/play/{entry['id']}")
+    other = api.create_tournament(name="Not mine")
+    await page.goto(f"/#/board/{other['id']}")
+    await expect(page.locator("[data-field=live]")).to_have_text(re.compile("live"))
+    await expect(page.locator("[data-action=my-game]")).to_have_count(0)

@@ -22,8 +22,9 @@ export function mount(main, tidText) {
   const mineBox = el("div", { class: "mine-box", hidden: true });
   const footer = el("p", { class: "muted small" });
   const teamsBox = el("div", { class: "teams-box", hidden: true });
+  const back = el("p", { class: "row back-to-game", hidden: true });  // the way back to one's own game
   page.append(el("div", { class: "banner felt" }, el("header", { class: "page-head" }, heading, status, live), meta),
-    teamsBox, mineBox,
+    back, teamsBox, mineBox,
     el("div", { class: "table-wrap" }, table), footer);
   main.append(page);
 
@@ -188,6 +189,12 @@ export function mount(main, tidText) {
       } catch {
         /* highlight from what is known */
       }
+    }
+    if (mine.size && !over) {
+      const id = [...mine][0];
+      back.replaceChildren(el("a", { class: "btn primary", href: `#/play/${id}`, "data-action": "my-game" },
+        "\u2190 Back to my game"));
+      back.hidden = false;
     }
     for (const id of mine) {
       try {
