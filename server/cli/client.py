@@ -60,6 +60,26 @@ def admin_call(
 ) -> tuple[int, Any]:
     """One request with the admin token (or an organiser's): (exit status, JSON answer or None;
     the text itself when ``accept`` asks for anything but JSON). Errors are printed."""
+    token = args.admin_token or os.environ.get("ADMIN_TOKEN")
+    if not token:
+        print("error: give --admin-token or set ADMIN_TOKEN", file=sys.stderr)
+        return 2, None
+    return server_call(args, method, path, body, token, timeout, expected, content_type, accept)
+
+
+def server_call(
+    args: argparse.Namespace,
+    method: str,
+    path: str,
+    body: Any = None,
+    token: str | None = None,
+    timeout: float = 30,
+    expected: int | None = None,
+    content_type: str = "application/json",
+    accept: str | None = None,
+) -> tuple[int, Any]:
+    """One request, with ``token`` as the bearer if given (None: a public route), answered as
+    ``admin_call`` says. Errors are printed."""
     import httpx
 
     try:
@@ -67,11 +87,7 @@ def admin_call(
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2, None
-    token = args.admin_token or os.environ.get("ADMIN_TOKEN")
-    if not token:
-        print("error: give --admin-token or set ADMIN_TOKEN", file=sys.stderr)
-        return 2, None
-    headers = {"authorization": f"Bearer {token}"}
+    headers = {} if token is None else {"authorization": f"Bearer {token}"}
     content = None
     if body is not None:
         headers["content-type"] = content_type

@@ -7,9 +7,8 @@ import argparse
 import sys
 from typing import Any
 
-from ...config import ConfigError
 from ..args import an_id
-from ..client import add_server_options, admin_call, base_url, show
+from ..client import add_server_options, admin_call, server_call, show
 
 COLUMNS = ("player_id", "player", "handle", "points", "counted", "played", "best_rank")
 
@@ -44,32 +43,8 @@ def run_add(args: argparse.Namespace) -> int:
     )
 
 
-def public_get(args: argparse.Namespace, path: str) -> tuple[int, Any]:
-    """A public read (no token needed): (exit status, the answer's text or None). Errors are printed."""
-    import httpx
-
-    try:
-        url = base_url(args)
-    except ConfigError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2, None
-    try:
-        r = httpx.get(f"{url}{path}", timeout=30)
-    except httpx.HTTPError as err:
-        print(f"error: cannot reach {url}: {err}", file=sys.stderr)
-        return 1, None
-    if r.status_code >= 400:
-        try:
-            detail = r.json().get("detail", r.text)
-        except (ValueError, AttributeError):
-            detail = r.text
-        print(f"error {r.status_code}: {detail}", file=sys.stderr)
-        return 1, None
-    return 0, r.text
-
-
 def run_standings(args: argparse.Namespace) -> int:
-    rc, text = public_get(args, f"/api/series/{args.series_id}/standings.csv")
+    rc, text = server_call(args, "GET", f"/api/series/{args.series_id}/standings.csv", accept="text/csv")
     if text is None:
         return rc
     if args.csv:
