@@ -87,11 +87,7 @@ export function countdown(iso, label = "starts in", done = "starting\u2026") {
   return node;
 }
 
-export function when(iso) {
-  if (!iso) return "";
-  const d = new Date(iso);
-  return d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}
+export { when } from "./time.js";
 
 export const VARIANT_NAMES = {
   spider78: "Spider 78",
@@ -153,6 +149,8 @@ export async function copyText(text) {
 
 export const STATUS_NAMES = {
   joined: "joined", playing: "playing", won: "won", ended: "ended", timed_out: "out of time", absent: "absent",
+  waiting: "waiting", scheduled: "scheduled", open: "open", running: "under way", finished: "finished",
+  cancelled: "cancelled",
 };
 
 /** The "certified winnable" badge: the server's solver won this deal before anyone played it. */

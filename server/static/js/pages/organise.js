@@ -6,12 +6,10 @@ import { VARIANTS } from "../engine/index.js";
 import { manage } from "./organise_manage.js";
 import { accessFields, clubsPanel } from "./organise_clubs.js";
 import { loadSeries, seriesField, seriesPanel } from "../competitions/organise_series.js";
+import { localInput as localIso } from "../lib/time.js";
 import { clock, copyText, describeSettings, el, notify, VARIANT_NAMES } from "../lib/ui.js";
 
-function localInput(date) {
-  const d = new Date(date.getTime() - date.getTimezoneOffset() * 60000);
-  return d.toISOString().slice(0, 16);
-}
+const localInput = (date) => localIso(date.toISOString());
 
 /** The link that joins a tournament, its entry code pre-filled (the organiser shares it). */
 function shareLine(t) {

@@ -5,16 +5,12 @@
 import { api } from "../lib/api.js";
 import { accessFields } from "./organise_clubs.js";
 import { seriesField } from "../competitions/organise_series.js";
-import { clock, describeSettings, downloadCsv, el, notify } from "../lib/ui.js";
+import { clock, describeSettings, downloadCsv, el, notify, STATUS_NAMES } from "../lib/ui.js";
+import { every as everyWords, localInput, minutes, timeSpan } from "../lib/time.js";
 
 const EVERY = { hour: 60, day: 1440, week: 10080 };
 
-function localInput(iso) {
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
-}
-
-const when = (iso) => (iso ? new Date(iso).toLocaleString() : "–");
+const when = (iso) => (iso ? timeSpan(iso) : "–");
 
 async function act(promise, done) {
   try {
@@ -40,7 +36,7 @@ function entriesTable(tour, entries, refresh) {
     });
     const score = e.final_score ?? e.score;
     return el("tr", { "data-entry": e.id, class: e.disqualified ? "disqualified" : null },
-      el("td", {}, e.id), el("td", {}, e.player), el("td", { "data-field": "status" }, e.status),
+      el("td", {}, e.id), el("td", {}, e.player), el("td", { "data-field": "status" }, STATUS_NAMES[e.status] || e.status),
       el("td", {}, e.moves), el("td", {}, score), el("td", {}, e.time_left === null ? "–" : `${e.time_left} s`),
       el("td", {}, when(e.started_at)),
       el("td", { "data-field": "disqualified" }, e.disqualified ? e.disqualified : el("span", { class: "row" }, reason, dq)));
@@ -113,7 +109,7 @@ function tournamentRow(tour, refresh, detail) {
   const who = [tour.club ? `${tour.club.name} only` : null, tour.entry_code ? `code ${tour.entry_code}` : null,
     tour.listed === false ? "unlisted" : null].filter(Boolean).join(", ");
   return el("tr", { "data-tournament-row": tour.id },
-    el("td", {}, tour.id), el("td", {}, tour.name, who ? el("div", { class: "muted small", "data-field": "access" }, who) : null), el("td", { "data-field": "status" }, tour.status),
+    el("td", {}, tour.id), el("td", {}, tour.name, who ? el("div", { class: "muted small", "data-field": "access" }, who) : null), el("td", { "data-field": "status" }, STATUS_NAMES[tour.status] || tour.status),
     el("td", {}, when(tour.opens_at)), el("td", {}, when(tour.closes_at)), el("td", {}, tour.entrants),
     el("td", { class: "row" }, ...actions));
 }
@@ -139,7 +135,7 @@ function schedulesPanel(access, chosen) {
     const schedules = await act(api.admin("GET", "/api/schedules"));
     if (!schedules) return;
     list.replaceChildren(...schedules.map((s) => el("div", { class: "panel", "data-schedule": s.id },
-      el("strong", {}, s.name), ` — every ${s.every_minutes} min, open ${s.open_minutes} min; `,
+      el("strong", {}, s.name), ` — ${everyWords(s.every_minutes)}, open ${minutes(s.open_minutes)}; `,
       el("span", { "data-field": "schedule-game" }, `${describeSettings(s.settings)}, ${clock(s.settings.time_limit)}`,
         s.start === "together" ? ", everyone starts together" : "", "; "),
       s.active ? `next opens ${when(s.next_opens_at)}` : "stopped",
