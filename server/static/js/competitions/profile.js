@@ -37,9 +37,9 @@ export function mount(main, id) {
       el("tbody", {}, recent.map((r) => el("tr", { "data-tournament": r.tournament_id },
         el("td", {}, el("a", { href: `#/finished/${r.tournament_id}` }, r.tournament),
           el("div", { class: "muted small" }, `${gameName(r.game)} \u00b7 ${when(r.finished_at)}`)),
-        el("td", { class: "num", "data-field": "rank" }, `${r.rank}/${r.entrants}`),
-        el("td", { class: "num score", "data-field": "score" }, r.final_score),
-        el("td", { class: "num", "data-field": "rating" }, r.rating === null ? "unrated" : rounded(r.rating)))))));
+        el("td", { class: "num", "data-field": "rank", "data-label": "rank" }, `${r.rank}/${r.entrants}`),
+        el("td", { class: "num score", "data-field": "score", "data-label": "score" }, r.final_score),
+        el("td", { class: "num", "data-field": "rating", "data-label": "rating" }, r.rating === null ? "unrated" : rounded(r.rating)))))));
   }
 
   async function load() {

@@ -34,8 +34,8 @@ export function mount(main) {
     const score = e.final_score ?? e.score;
     return el("tr", { "data-entry": e.id, "data-tournament": e.tournament_id },
       el("td", {}, el("b", {}, e.tournament), el("div", { class: "muted small" }, when(e.started_at))),
-      el("td", { class: "num", "data-field": "rank" }, rank ?? "–"),
-      el("td", { class: "num score", "data-field": "score" }, score),
+      el("td", { class: "num", "data-field": "rank", "data-label": "rank" }, rank ?? "–"),
+      el("td", { class: "num score", "data-field": "score", "data-label": "score" }, score),
       el("td", { "data-field": "outcome" }, el("span", { class: `badge st-${e.status}` }, STATUS_NAMES[e.status] || e.status)),
       el("td", { class: "links" },
         over ? null : el("a", { class: "btn small primary", href: `#/play/${e.id}` }, e.status === "joined" ? "Start" : "Resume"),
