@@ -216,7 +216,7 @@ export class Board extends BoardInput {
       size = this.sizeTo(SCROLL_CARD, gap, extra);
       space = need(size);
     }
-    space = Math.max(space, size.ch * 3);
+    space = Math.max(space, Math.min(size.ch * 3, need(size))); // what fits closes up into the room it has
     let tallest = size.ch;
     for (const { cards, down, up } of columns) {
       let downStep = size.down;

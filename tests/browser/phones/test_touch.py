@@ -5,12 +5,13 @@ cards to their best place."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from spidertour.engine import Deal, Game, MoveCards, Settings
-from tests.browser.conftest import js_errors, new_context
+from tests.browser.conftest import js_errors, new_context, snap
 from tests.browser.helpers import card, card_moves, column, expect_board, grab_point, sign_in
 from tests.browser.test_screens import LONG_COLUMNS, assert_indexes_readable
 from tests.client import Api
@@ -57,7 +58,7 @@ async def open_table(
 
 
 async def test_huge_spider_on_a_phone_offers_targets_a_finger_can_hit(
-    browser: Browser, server: ServerProcess, api: Api
+    browser: Browser, server: ServerProcess, api: Api, shots: Path
 ) -> None:
     table = await open_table(browser, server, api, "huge_spider", 4, PORTRAIT)
     page, game = table.page, table.game
@@ -77,6 +78,7 @@ async def test_huge_spider_on_a_phone_offers_targets_a_finger_can_hit(
         tbox = await target.bounding_box()
         assert tbox is not None and tbox["width"] >= 40 and tbox["height"] >= 40, tbox
         assert tbox["x"] >= 0 and tbox["x"] + tbox["width"] <= PORTRAIT["width"]
+    await snap(page, shots, "touch-targets")
     top = game.view()["columns"][move.dst][-1]
     await expect(page.locator(f'.targets .target[data-target="{move.dst}"]')).to_contain_text(
         "10" if top[0] == "T" else top[0]
@@ -108,7 +110,9 @@ async def test_wide_columns_need_no_targets(browser: Browser, server: ServerProc
 # ------------------------------------------------------------------ landscape
 
 
-async def test_landscape_keeps_the_height_for_the_columns(browser: Browser, server: ServerProcess, api: Api) -> None:
+async def test_landscape_keeps_the_height_for_the_columns(
+    browser: Browser, server: ServerProcess, api: Api, shots: Path
+) -> None:
     table = await open_table(browser, server, api, "spider", 2, LANDSCAPE)
     page = table.page
     parts = await page.evaluate("""() => {
@@ -118,6 +122,7 @@ async def test_landscape_keeps_the_height_for_the_columns(browser: Browser, serv
     }""")
     assert parts["header"] + parts["hud"] <= 80, parts
     assert parts["board"] <= 90, parts
+    await snap(page, shots, "touch-landscape")
 
     # The deepest column (3 face-down cards, 20 face-up) fits the window with every index readable.
     await page.evaluate(LONG_COLUMNS)
@@ -130,13 +135,16 @@ async def test_landscape_keeps_the_height_for_the_columns(browser: Browser, serv
     last = await page.locator(column(0) + " .card").last.bounding_box()
     assert last is not None and last["y"] >= 0 and last["y"] + last["height"] <= LANDSCAPE["height"] + 0.5, last
     assert await page.evaluate("document.documentElement.scrollWidth") <= LANDSCAPE["width"]
+    await snap(page, shots, "touch-landscape-long")
     await table.close()
 
 
 # ------------------------------------------------------------------ deals asked on touch screens
 
 
-async def test_a_tap_on_a_draw_pile_asks_before_it_deals(browser: Browser, server: ServerProcess, api: Api) -> None:
+async def test_a_tap_on_a_draw_pile_asks_before_it_deals(
+    browser: Browser, server: ServerProcess, api: Api, shots: Path
+) -> None:
     table = await open_table(browser, server, api, "spider78", 2, PORTRAIT)
     page, game = table.page, table.game
     dialog = page.locator("dialog.confirm-dialog")
@@ -144,6 +152,7 @@ async def test_a_tap_on_a_draw_pile_asks_before_it_deals(browser: Browser, serve
     await expect(dialog).to_be_visible()
     await expect(dialog).to_contain_text("Deal pile 3?")
     await expect(dialog).to_contain_text("cannot be undone")
+    await snap(page, shots, "touch-deal")
     await dialog.locator("[data-action=cancel]").tap()
     await expect(dialog).to_have_count(0)
     await expect(page.locator('.pile[data-pile="2"]')).to_have_attribute("data-count", "8")
