@@ -165,8 +165,11 @@ export class BoardInput {
   async deal(pile, touch) {
     const view = this.view;
     const full = pile === null ? (view.deals_left ?? 0) > 0 : (view.draw_piles?.[pile]?.count ?? 0) > 0;
-    // An empty stock or pile is not asked about: the server says why it cannot deal.
-    if (touch && full && !this.opts.readonly) {
+    // An empty stock or pile, or a stock game with an empty column, is not asked about: the server
+    // says why it cannot deal.
+    const blocked = pile === null && !VARIANTS[view.variant]?.dealOntoEmpty
+      && view.columns.some((cards, c) => c !== view.free_column && !cards.length);
+    if (touch && full && !blocked && !this.opts.readonly) {
       const choice = this.opts.pileChoice ? this.opts.pileChoice() : true;
       if (!(await askDeal(view, pile, choice))) return;
     }
