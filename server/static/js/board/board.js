@@ -7,17 +7,20 @@ import { movableRun } from "../engine/rules.js";
 import { el } from "../lib/ui.js";
 import { cardEl } from "./cards.js";
 import { BoardInput } from "./input.js";
+import { narrowColumns, targetsEl } from "./targets.js";
 
 const MAX_CARD = 104;
 const MIN_CARD = 14;
 const SMALL_CARD = 56; // narrower: a plainer face with a bigger index
 const TINY_CARD = 28; // narrower: the rank above the suit
 const MIN_FONT = 11; // the smallest index, in px
+const SCROLL_CARD = Math.ceil(MIN_FONT / 0.34); // narrower cards have no smaller index strip
 
 export class Board extends BoardInput {
   /**
    * opts: readonly, onMove(src, count, dst), onDeal(pile or null), room() the height for the whole
-   * board, or bottom() the height a bar fixed at the bottom of the window takes from it.
+   * board, or bottom() the height a bar fixed at the bottom of the window takes from it;
+   * pileChoice() whether the player may choose the draw pile (false: the piles go in order).
    */
   constructor(root, opts = {}) {
     super();
@@ -206,7 +209,14 @@ export class Board extends BoardInput {
       size = this.sizeTo(cw, gap, extra);
       space = room();
     }
-    space = Math.max(space, size.ch * 3);
+    // Too long to fit even in slivers (a phone on its side, 20 cards in a column): cards narrower
+    // than SCROLL_CARD would hardly shorten it (their index cannot shrink), so they stay that wide
+    // and the page scrolls down instead.
+    if (need(size) > space && size.cw < SCROLL_CARD && widest >= SCROLL_CARD) {
+      size = this.sizeTo(SCROLL_CARD, gap, extra);
+      space = need(size);
+    }
+    space = Math.max(space, Math.min(size.ch * 3, need(size))); // what fits closes up into the room it has
     let tallest = size.ch;
     for (const { cards, down, up } of columns) {
       let downStep = size.down;
@@ -235,13 +245,40 @@ export class Board extends BoardInput {
     const root = this.root;
     root.querySelectorAll(".picked, .cursor, .grab, .pile-cursor").forEach((n) =>
       n.classList.remove("picked", "cursor", "grab", "pile-cursor"));
+    root.querySelector(".targets")?.remove();
     if (this.pick) this.groupEls(this.pick.col, this.pick.count).forEach((c) => c.classList.add("picked"));
+    if (this.pick && !this.opts.readonly && narrowColumns(root)) root.append(this.targetsFor(this.pick));
     if (this.keyboard && !this.opts.readonly && !this.view?.over) {
       this.columnEl(this.cursor)?.classList.add("cursor");
       if (!this.pick) this.groupEls(this.cursor, this.grab).forEach((c) => c.classList.add("grab"));
       root.querySelector(`.pile[data-pile="${this.pileCursor}"]`)?.classList.add("pile-cursor");
     }
     root.dataset.picked = this.pick ? `${this.pick.col}:${this.pick.count}` : "";
+  }
+
+  /** The tray of big targets (targets.js) for a picked group: every column that takes it, or the part that fits. */
+  targetsFor({ col, count, fit }) {
+    const dests = [];
+    for (let dst = 0; dst < this.width; dst++) {
+      if (dst === col || !this.fits(col, fit ? this.fitting(col, count, dst) : count, dst)) continue;
+      const to = this.view.columns[dst];
+      dests.push({ col: dst, top: to.length ? to[to.length - 1] : "" });
+    }
+    return targetsEl(dests);
+  }
+
+  /** No place for these cards: they shake, and a short note says so. */
+  refuse(cards, text) {
+    cards.forEach((c) => {
+      c.classList.remove("shake");
+      void c.offsetWidth;
+      c.classList.add("shake");
+    });
+    setTimeout(() => cards.forEach((c) => c.classList.remove("shake")), 500);
+    this.root.querySelector(".board-note")?.remove();
+    const note = el("div", { class: "board-note", role: "status" }, text);
+    this.root.append(note);
+    setTimeout(() => note.remove(), 2500);
   }
 
   columnEl(c) {

@@ -3,8 +3,11 @@
 // and only report what the player asked (onMove, onDeal).
 
 import { parseCard, VARIANTS } from "../engine/rules.js";
+import { askDeal } from "./askdeal.js";
+import { bestDestination } from "./best.js";
 
 const DRAG_THRESHOLD = 5;
+const DOUBLE_TAP = 400; // ms between the two taps (or clicks) that send a group to its best place
 
 export class BoardInput {
   // ---------------------------------------------------------------- pointer: drag or click
@@ -15,8 +18,11 @@ export class BoardInput {
     const column = e.target.closest(".column");
     const pile = e.target.closest(".pile");
     const stock = e.target.closest(".stock");
-    this.press = { x0: e.clientX, y0: e.clientY, id: e.pointerId, dragging: false };
-    if (pile) this.press.pile = Number(pile.dataset.pile);
+    const target = e.target.closest(".targets .target");
+    this.press = { x0: e.clientX, y0: e.clientY, id: e.pointerId, dragging: false, touch: e.pointerType !== "mouse" };
+    if (target) this.press.target = target.dataset.target;
+    else if (e.target.closest(".targets")) this.press = null;
+    else if (pile) this.press.pile = Number(pile.dataset.pile);
     else if (stock) this.press.stock = true;
     else {
       const col = column ? Number(column.dataset.col) : this.columnAt(e.clientX, e.clientY);
@@ -105,13 +111,24 @@ export class BoardInput {
   }
 
   click(press) {
+    const last = this.lastTap; // the tap that picked a group: a quick second one on its column is a double-tap
+    this.lastTap = null;
+    if (press.target !== undefined) {
+      if (press.target === "cancel" || !this.pick) {
+        this.pick = null;
+        this.highlight();
+      } else {
+        this.dropPick(Number(press.target));
+      }
+      return;
+    }
     if (press.pile !== undefined) {
       this.pileCursor = press.pile;
-      this.opts.onDeal?.(press.pile);
+      this.deal(press.pile, press.touch);
       return;
     }
     if (press.stock) {
-      this.opts.onDeal?.(null);
+      this.deal(null, press.touch);
       return;
     }
     const col = press.col;
@@ -119,6 +136,13 @@ export class BoardInput {
     // takes the run: narrow columns on a phone leave little room to aim.
     const run = this.runAt(col);
     const chosen = press.count && press.count <= run ? press.count : 0;
+    const now = performance.now();
+    if (last && last.col === col && now - last.time < DOUBLE_TAP) {
+      this.pick = null;
+      this.highlight();
+      this.sendBest(col, chosen || last.count);
+      return;
+    }
     if (this.pick) {
       if (col === this.pick.col) {
         this.pick = chosen && chosen !== this.pick.count ? { col, count: chosen, fit: false } : null;
@@ -132,8 +156,36 @@ export class BoardInput {
       this.pick = { col, count: chosen || run, fit: !chosen };
       this.cursor = col;
       this.grab = this.pick.count;
+      this.lastTap = { col, count: this.pick.count, time: now };
       this.highlight();
     }
+  }
+
+  /** A tap on the stock or a draw pile: on a touch screen asked first (askdeal.js), else at once. */
+  async deal(pile, touch) {
+    const view = this.view;
+    const full = pile === null ? (view.deals_left ?? 0) > 0 : (view.draw_piles?.[pile]?.count ?? 0) > 0;
+    // An empty stock or pile, or a stock game with an empty column, is not asked about: the server
+    // says why it cannot deal.
+    const blocked = pile === null && !VARIANTS[view.variant]?.dealOntoEmpty
+      && view.columns.some((cards, c) => c !== view.free_column && !cards.length);
+    if (touch && full && !blocked && !this.opts.readonly) {
+      const choice = this.opts.pileChoice ? this.opts.pileChoice() : true;
+      if (!(await askDeal(view, pile, choice))) return;
+    }
+    this.opts.onDeal?.(pile);
+  }
+
+  /** Double-tap or double-click: the group to its best place (best.js), or a shake when none takes it. */
+  sendBest(col, count) {
+    if (!count) return;
+    const dst = bestDestination(this.view, col, count, (s, k, d) => this.fits(s, k, d));
+    if (dst === null) {
+      this.refuse(this.groupEls(col, count), "No column takes these cards");
+      return;
+    }
+    this.cursor = dst;
+    this.opts.onMove?.(col, count, dst);
   }
 
   /** The column under a point: its own width plus half the gaps, anywhere below the reserve. */

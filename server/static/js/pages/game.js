@@ -104,6 +104,7 @@ export function mount(main, entryIdText) {
     },
     onMove: (src, count, dst) => act({ type: "move", from: src, count, to: dst }),
     // Without draw-pile choice the server deals the piles in order: a click on any pile asks for the next.
+    pileChoice: () => settings?.draw_pile_choice !== false, // the deal's confirmation names the pile dealt
     onDeal: (pile) => act(pile === null || settings?.draw_pile_choice === false ? { type: "deal" } : { type: "deal", pile }),
   });
   undoBtn.addEventListener("click", () => act({ type: "undo" }));

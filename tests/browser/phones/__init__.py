@@ -1,0 +1,1 @@
+"""The table on phones: touch targets, landscape, deals asked first, double-tap."""

@@ -1,0 +1,193 @@
+"""Every page of the client at 360x740 and 740x360 (phones, touch) and 1280x800 (a desktop), filled
+as a club would fill it: a running tournament with players, a finished one, a series, a club, an
+organiser's page with its tournaments and entries open. On none of them may the page scroll
+sideways, and no button, link or field may sit off screen (in a table that scrolls sideways, say)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+from spidertour.engine import Game, Settings
+from tests.browser.conftest import js_errors, new_context, snap
+from tests.browser.helpers import card_moves, reveals
+from tests.client import Api, Player, bearer
+from tests.serverproc import ServerProcess
+
+SIZES = {
+    "phone": {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True},
+    "sideways": {"viewport": {"width": 740, "height": 360}, "has_touch": True, "is_mobile": True},
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+}
+SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 2, "time_limit": 600}
+
+# What sticks out: the page's own width, then each control whose box leaves the screen's width.
+OFF_SCREEN = """() => {
+  const width = window.innerWidth;
+  const out = [];
+  if (document.documentElement.scrollWidth > width) out.push(`page ${document.documentElement.scrollWidth}px wide`);
+  for (const n of document.querySelectorAll("button, a[href], input, select, textarea, summary")) {
+    const r = n.getBoundingClientRect();
+    if (!r.width || !r.height || n.closest("dialog:not([open])")) continue;
+    if (getComputedStyle(n).visibility === "hidden") continue;
+    if (r.left < -1 || r.right > width + 1) {
+      const name = (n.dataset.action || n.dataset.field || n.name || n.textContent || n.tagName).trim().slice(0, 30);
+      out.push(`${n.tagName.toLowerCase()} "${name}" at ${Math.round(r.left)}..${Math.round(r.right)}px`);
+    }
+  }
+  return out;
+}"""
+
+
+def _organiser(api: Api) -> str:
+    r = api.http.post("/api/organisers", json={"name": f"Club {secrets.token_hex(2)}"}, headers=api.admin())
+    assert r.status_code == 201, r.text
+    return str(r.json()["token"])
+
+
+async def _play(server: ServerProcess, entry: dict[str, Any], token: str, moves: int, end: bool) -> None:
+    game = Game(Settings(**SETTINGS), "every-page")
+    player, _ = await Player.connect(server.ws_url, entry["id"], token)
+    await player.start()
+    for _ in range(moves):
+        move = ([m for m in card_moves(game) if reveals(game, m)] or card_moves(game))[0]
+        assert (await player.play(move.to_json()))["type"] == "result"
+        game.play(move)
+    if end:
+        await player.play({"type": "end"})
+    await player.close()
+
+
+@pytest.fixture(scope="module")
+def world(api: Api, server: ServerProcess) -> Iterator[dict[str, Any]]:
+    """A club's evening: an organiser with a club and a series, a finished tournament of four players
+    (one never started), a running one with three (one playing on the page), and a player's account."""
+    organiser = _organiser(api)
+    club = api.http.post("/api/clubs", json={"name": "Thursday club"}, headers=bearer(organiser)).json()
+    series = api.http.post("/api/series", json={"name": "Winter season"}, headers=bearer(organiser)).json()
+    assert "id" in club and "id" in series, (club, series)
+
+    def tournament(name: str, closes_in: float) -> dict[str, Any]:
+        now = datetime.now(UTC)
+        body = {
+            "name": name,
+            "seed": "every-page",
+            "settings": SETTINGS,
+            "series": series["id"],
+            "opens_at": (now - timedelta(seconds=1)).isoformat(),
+            "closes_at": (now + timedelta(seconds=closes_in)).isoformat(),
+        }
+        r = api.http.post("/api/tournaments", json=body, headers=bearer(organiser))
+        assert r.status_code == 201, r.text
+        return r.json()  # type: ignore[no-any-return]
+
+    finished = tournament("Autumn final with a rather long name", 4)
+    running = tournament("Thursday evening", 3600)
+    players = {name: api.register(name) for name in ("ann", "bob", "cy", "dee")}
+
+    async def fill() -> dict[str, Any]:
+        for i, name in enumerate(("ann", "bob", "cy")):
+            entry = api.join(finished["id"], players[name][1])
+            await _play(server, entry, players[name][1], 3 - i, end=True)
+        api.join(finished["id"], players["dee"][1])  # never starts
+        for i, name in enumerate(("bob", "cy")):
+            entry = api.join(running["id"], players[name][1])
+            await _play(server, entry, players[name][1], 2 + i, end=False)
+        mine = api.join(running["id"], players["ann"][1])
+        await _play(server, mine, players["ann"][1], 1, end=False)
+        return mine
+
+    mine = asyncio.run(fill())
+    deadline = time.monotonic() + 20
+    while api.tournament(finished["id"])["status"] != "finished":
+        assert time.monotonic() < deadline, "the first tournament did not finish"
+        time.sleep(0.2)
+    ann_id, ann_token = players["ann"]
+    yield {
+        "organiser": organiser,
+        "club": club["id"],
+        "series": series["id"],
+        "finished": finished["id"],
+        "running": running["id"],
+        "entry": mine["id"],
+        "player": {"id": ann_id, "name": "ann", "token": ann_token},
+    }
+
+
+def _routes(w: dict[str, Any]) -> list[tuple[str, str]]:
+    return [
+        ("lobby", "#/lobby"),
+        ("game", f"#/play/{w['entry']}"),
+        ("board", f"#/board/{w['running']}"),
+        ("finished-board", f"#/board/{w['finished']}"),
+        ("finished", f"#/finished/{w['finished']}"),
+        ("settings", "#/settings"),
+        ("account", "#/account"),
+        ("me", "#/me"),
+        ("profile", f"#/player/{w['player']['id']}"),
+        ("join", f"#/join/{w['running']}"),
+        ("series", f"#/series/{w['series']}"),
+        ("club", f"#/club/{w['club']}"),
+        ("codes", f"#/club/{w['club']}/codes"),
+        ("organise", "#/organise"),
+    ]
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+async def test_no_page_scrolls_sideways(
+    browser: Browser, server: ServerProcess, world: dict[str, Any], size: str, shots: Path
+) -> None:
+    context = await new_context(browser, server, **SIZES[size])
+    me = json.dumps(json.dumps(world["player"]))
+    admin = json.dumps(world["organiser"])
+    await context.add_init_script(  # not on about:blank, which has no storage
+        f"if (location.protocol.startsWith('http')) {{ localStorage.setItem('spidertour.player', {me});"
+        f" sessionStorage.setItem('spidertour.admin', {admin}); }}"
+    )
+    page: Page = await context.new_page()
+    errors = js_errors(page)
+    found: dict[str, list[str]] = {}
+    try:
+        for name, route in _routes(world):
+            await page.goto("about:blank")  # a full load each time: a hash change alone keeps the old page a while
+            await page.goto(f"/{route}")
+            await expect(page.locator(f"body[data-route='{route.split('/')[1]}'] #main > *").first).to_be_visible()
+            await page.wait_for_load_state("networkidle")
+            if name == "organise":
+                await _open_organiser_sections(page, world)
+            if name == "finished":
+                for details in await page.locator("details").all():
+                    await details.evaluate("(d) => { d.open = true; }")
+            await page.wait_for_timeout(150)
+            out = await page.evaluate(OFF_SCREEN)
+            if out:
+                found[name] = out
+            await snap(page, shots, f"every-{name}-{size}", full_page=True)
+    finally:
+        await context.close()
+    assert found == {}, found
+    assert errors == []
+
+
+async def _open_organiser_sections(page: Page, world: dict[str, Any]) -> None:
+    """The organiser's page with everything open: the tournaments, a tournament's entries."""
+    token = page.locator("#f-admin")
+    if await token.count() and not await token.input_value():
+        await token.fill(world["organiser"])
+        await token.dispatch_event("change")
+    manage = page.locator("[data-action=manage]")
+    if await manage.count():
+        await manage.first.click()
+    row = page.locator(f"[data-tournament-row='{world['running']}']")
+    await expect(row).to_be_visible()
+    await row.locator("[data-action=entries]").click()
+    await expect(page.locator(f"[data-entries-of='{world['running']}']")).to_be_visible()
