@@ -14,7 +14,7 @@ from playwright.async_api import Browser, Page, Request, expect
 
 from tests.browser.conftest import js_errors, new_context
 from tests.browser.organise.test_fit import fits, open_manage
-from tests.client import Api, Player
+from tests.client import Api, Player, bearer
 from tests.server.helpers import unique
 from tests.serverproc import ServerProcess
 
@@ -25,8 +25,9 @@ REVEAL = {"type": "move", "from": 0, "count": 1, "to": 8}  # column 0's exposed 
 @pytest_asyncio.fixture
 async def phone(browser: Browser, server: ServerProcess) -> AsyncIterator[Page]:
     """A phone in Paris (its zone said "CET" in November), failing its test on any JavaScript error."""
-    context = await new_context(browser, server, viewport=PHONE, has_touch=True, is_mobile=True,
-                                timezone_id="Europe/Paris", locale="en-GB")
+    context = await new_context(
+        browser, server, viewport=PHONE, has_touch=True, is_mobile=True, timezone_id="Europe/Paris", locale="en-GB"
+    )
     page = await context.new_page()
     errors = js_errors(page)
     yield page
@@ -93,7 +94,9 @@ async def test_the_fair_play_report_reads_in_words(phone: Page, api: Api, admin_
     await expect(scout).to_contain_text("then ended the game (move 4)")
     await expect(report.locator("[data-flag=shared_address]").first).to_contain_text("One address, several players")
     text = await report.inner_text()
-    assert "{" not in text and '"' not in text and "undo_peek" not in text and "T" not in re.findall(r"\d{4}-\d\dT", text)
+    assert (
+        "{" not in text and '"' not in text and "undo_peek" not in text and "T" not in re.findall(r"\d{4}-\d\dT", text)
+    )
     await fits(phone)
 
 
@@ -187,3 +190,27 @@ async def test_a_tournament_joins_a_series_from_its_card(phone: Page, api: Api, 
     await expect(card.locator("[data-field=access]")).to_contain_text(f"in series #{series['id']}")
     assert api.tournament(tour["id"])["series"] == series["id"]
     await expect(card.locator("[data-action=add-series]")).to_have_count(0)
+
+
+async def test_the_owner_makes_and_revokes_organisers_from_the_page(phone: Page, api: Api, admin_token: str) -> None:
+    await open_manage(phone, admin_token)
+    name = unique("Leeds club")
+    await phone.locator("#o-name").fill(name)
+    await phone.locator("[data-action=create-organiser]").click()
+    token = await phone.locator("[data-field=organiser-token]").input_value()
+    assert len(token) > 20
+    mine = api.http.post("/api/tournaments", json={"name": unique("by-organiser")}, headers=bearer(token))
+    assert mine.status_code == 201, mine.text
+    card = phone.locator("[data-organiser]", has_text=name)
+    await expect(card.locator("[data-field=organiser-state]")).to_have_text("active")
+    await fits(phone)
+    phone.once("dialog", lambda dialog: dialog.accept())
+    await card.locator("[data-action=revoke-organiser]").click()
+    await expect(card.locator("[data-field=organiser-state]")).to_have_text("revoked")
+    refused = api.http.post("/api/tournaments", json={"name": unique("revoked")}, headers=bearer(token))
+    assert refused.status_code in (401, 403), refused.text
+
+    other = api.http.post("/api/organisers", json={"name": unique("plain organiser")}, headers=api.admin()).json()
+    await open_manage(phone, other["token"])
+    await expect(phone.locator(".manage-tournaments")).to_be_visible()
+    await expect(phone.locator("section.organisers")).to_be_hidden()  # the owner's business only

@@ -11,8 +11,8 @@ from playwright.async_api import Browser, Page, expect
 
 from tests.browser.conftest import js_errors, new_context
 from tests.client import Api
-from tests.serverproc import ServerProcess
 from tests.server.helpers import unique
+from tests.serverproc import ServerProcess
 
 SIZES = [
     pytest.param({"width": 360, "height": 740}, True, id="phone"),
@@ -65,7 +65,9 @@ async def test_the_organisers_page_fits_with_everything_open(
     cheat = entered(api, running["id"], "fit-cheat")
     fair = entered(api, running["id"], "fit-fair")
     r = api.http.post(
-        f"/api/tournaments/{running['id']}/entries/{cheat['id']}/disqualify", json={"reason": REASON}, headers=api.admin()
+        f"/api/tournaments/{running['id']}/entries/{cheat['id']}/disqualify",
+        json={"reason": REASON},
+        headers=api.admin(),
     )
     assert r.status_code == 200, r.text
     context = await new_context(browser, server, viewport=viewport, has_touch=touch, is_mobile=touch)
@@ -86,7 +88,8 @@ async def test_the_organisers_page_fits_with_everything_open(
             """(n) => { const r = n.getBoundingClientRect();
               for (let up = n.parentElement; up; up = up.parentElement) {  // no box around it cuts it off
                 const box = up.getBoundingClientRect();
-                if (getComputedStyle(up).overflowX !== 'visible' && (r.right > box.right + 1 || r.left < box.left - 1)) {
+                const cut = r.right > box.right + 1 || r.left < box.left - 1;
+                if (getComputedStyle(up).overflowX !== 'visible' && cut) {
                   return false;
                 }
               }

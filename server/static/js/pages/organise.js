@@ -7,6 +7,7 @@ import { manage } from "../organise/manage.js";
 import { accessFields, clubsPanel } from "../organise/clubs.js";
 import { loadSeries, seriesField, seriesPanel } from "../organise/series.js";
 import { statusName, timeField } from "../organise/common.js";
+import { organisersPanel } from "../organise/organisers.js";
 import { localInput as localIso } from "../lib/time.js";
 import { certifiedBadge, clock, copyText, describeSettings, el, notify, VARIANT_NAMES } from "../lib/ui.js";
 
@@ -116,10 +117,13 @@ export function mount(main) {
   form.addEventListener("input", () => managed.chosenChanged());
   const clubs = clubsPanel(() => { access.refresh(); managed.refresh(); });
   const seasons = seriesPanel();
+  const organisers = organisersPanel();
+  if (adminToken()) organisers.load();
   token.addEventListener("change", () => {
     setAdminToken(token.value.trim());
     clubs.load();
     seasons.load();
+    organisers.load();
   });
 
   const value = (name) => form.querySelector(`#f-${name}`).value.trim();
@@ -177,5 +181,5 @@ export function mount(main) {
 
   managed.chosenChanged();
   main.append(el("section", { class: "page narrow-page organise-page" },
-    el("h1", {}, "Organise a tournament"), form, result, clubs.node, seasons.node, managed.node));
+    el("h1", {}, "Organise a tournament"), form, result, clubs.node, seasons.node, managed.node, organisers.node));
 }
