@@ -3,11 +3,13 @@
 
 import { adminToken, api, setAdminToken } from "../lib/api.js";
 import { VARIANTS } from "../engine/index.js";
-import { manage } from "./organise_manage.js";
-import { accessFields, clubsPanel } from "./organise_clubs.js";
-import { loadSeries, seriesField, seriesPanel } from "../competitions/organise_series.js";
+import { manage } from "../organise/manage.js";
+import { accessFields, clubsPanel } from "../organise/clubs.js";
+import { loadSeries, seriesField, seriesPanel } from "../organise/series.js";
+import { statusName, timeField } from "../organise/common.js";
+import { organisersPanel } from "../organise/organisers.js";
 import { localInput as localIso } from "../lib/time.js";
-import { clock, copyText, describeSettings, el, notify, VARIANT_NAMES } from "../lib/ui.js";
+import { certifiedBadge, clock, copyText, describeSettings, el, notify, VARIANT_NAMES } from "../lib/ui.js";
 
 const localInput = (date) => localIso(date.toISOString());
 
@@ -51,8 +53,8 @@ export function mount(main) {
       field("Undo limit", f("undo_limit", { type: "number", min: 0, placeholder: "none" })),
       field("Team battle: top N", f("teams_top", { type: "number", min: 1, max: 50, placeholder: "no teams" }),
         "Clubs play as teams, each counting its best N scores; players join for one of their clubs."),
-      field("Opens", f("opens_at", { type: "datetime-local", value: localInput(now) })),
-      field("Closes", f("closes_at", { type: "datetime-local", value: localInput(new Date(now.getTime() + 3600e3)) })),
+      timeField("Opens", f("opens_at", { type: "datetime-local", value: localInput(now) })),
+      timeField("Closes", f("closes_at", { type: "datetime-local", value: localInput(new Date(now.getTime() + 3600e3)) })),
       field("Deals", f("deals", { type: "number", min: 1, max: 10, value: 1 }),
         "Every entrant plays this many deals, one after another (together: one round each)."),
       field("Scoring", scoring, "Matchpoints: on each deal a point for every player beaten, half for a tie, " +
@@ -69,7 +71,12 @@ export function mount(main) {
           "Stops the undo peek: a card once turned face up stays up, so undo cannot reveal a card for free."),
         check("deal_variation", "Rename the deal per entry", false,
           "Stops reading the deal off another account's screen: each entry gets the same deal with suits, " +
-          "columns and piles renamed; scores are unchanged."))),
+          "columns and piles renamed; scores are unchanged."),
+        check("certified", "Certified winnable deal", false,
+          "The server's solver plays deals until it wins one, and that one is dealt: nobody plays a deal " +
+          "that cannot be won. One deal only; creating takes a while (each try up to the seconds below).")),
+      field("Solver seconds a try", f("certify_seconds", { type: "number", min: 0.1, max: 120, step: "any",
+        placeholder: "the server's default" }))),
     access.node,
     el("fieldset", { class: "rating-fields" }, el("legend", {}, "Ratings"),
       check("rated", "Rated", true, "Its final standings update the players' ratings of this game."),
@@ -106,12 +113,17 @@ export function mount(main) {
   start.addEventListener("change", startChanged);
   startChanged();
   const managed = manage(chosen);
+  form.addEventListener("change", () => managed.chosenChanged());
+  form.addEventListener("input", () => managed.chosenChanged());
   const clubs = clubsPanel(() => { access.refresh(); managed.refresh(); });
   const seasons = seriesPanel();
+  const organisers = organisersPanel();
+  if (adminToken()) organisers.load();
   token.addEventListener("change", () => {
     setAdminToken(token.value.trim());
     clubs.load();
     seasons.load();
+    organisers.load();
   });
 
   const value = (name) => form.querySelector(`#f-${name}`).value.trim();
@@ -133,8 +145,11 @@ export function mount(main) {
     }
     const limit = (name) => (value(name) === "" ? null : Number(value(name)));
     const teams = value("teams_top") === "" ? {} : { teams: { top: Number(value("teams_top")) } };
+    const certified = checked("certified")
+      ? { certified: true, ...(value("certify_seconds") ? { certify_seconds: Number(value("certify_seconds")) } : {}) }
+      : {};
     return { settings, start: start.value, rated: checked("rated"), rating_min: limit("rating_min"),
-      rating_max: limit("rating_max"), ...teams };
+      rating_max: limit("rating_max"), ...teams, ...certified };
   }
 
   form.addEventListener("submit", async (e) => {
@@ -147,8 +162,8 @@ export function mount(main) {
     try {
       const t = await api.createTournament(body, token.value.trim());
       result.replaceChildren(el("div", { class: "panel ok", "data-tournament": t.id },
-        el("h2", {}, `Created: ${t.name}`),
-        el("p", {}, `Tournament ${t.id}, ${t.status}. ${describeSettings(t.settings)}, ${clock(t.settings.time_limit)}.`,
+        el("h2", {}, `Created: ${t.name}`, " ", certifiedBadge(t)),
+        el("p", {}, `Tournament ${t.id}, ${statusName(t.status)}. ${describeSettings(t.settings)}, ${clock(t.settings.time_limit)}.`,
           t.start === "together" ? " Everyone starts together." : ""),
         el("p", {}, "Commitment: ", el("code", { "data-field": "commitment" }, t.commitment)),
         t.club ? el("p", {}, `Members of ${t.club.name} only.`) : null,
@@ -164,6 +179,7 @@ export function mount(main) {
     }
   });
 
+  managed.chosenChanged();
   main.append(el("section", { class: "page narrow-page organise-page" },
-    el("h1", {}, "Organise a tournament"), form, result, clubs.node, seasons.node, managed.node));
+    el("h1", {}, "Organise a tournament"), form, result, clubs.node, seasons.node, managed.node, organisers.node));
 }

@@ -8,6 +8,9 @@ import { el, explain, notify } from "../lib/ui.js";
 let known = [];
 const CHANGED = "spidertour:series-changed";
 
+/** The caller's series as last listed. */
+export const knownSeries = () => known;
+
 /** The caller's series as the server lists them (GET /api/series?mine=true); every select follows. */
 export async function loadSeries() {
   if (!adminToken()) return;
