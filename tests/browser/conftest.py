@@ -26,10 +26,15 @@ ARGS = [
 ]
 DOCS = paths.DOCS
 GAMES = ("spider78", "spider", "huge_spider", "black_widow", "curds_and_whey")
-# The pictures docs/ keeps: the pages, and every game on a desktop and on a phone (test_screens.py).
-DOCS_SHOTS = {"lobby", "game", "leaderboard", "finished"} | {
-    f"game-{game}{phone}" for game in GAMES for phone in ("", "-phone")
-}
+# The pictures docs/ keeps: the pages, and every game on a desktop and on a phone (test_screens.py),
+# and the pages on a phone held either way and on a desktop (phones/test_every_page.py).
+DOCS_SHOTS = (
+    {"lobby", "game", "leaderboard", "finished"}
+    | {f"game-{game}{phone}" for game in GAMES for phone in ("", "-phone")}
+    | {f"page-{name}-phone" for name in ("lobby", "game", "board", "finished", "organise", "me")}
+    | {f"page-{name}-sideways" for name in ("game", "board")}
+    | {f"page-{name}-desktop" for name in ("lobby", "organise", "finished")}
+)
 VIEWPORT = {"width": 1280, "height": 860}
 
 

@@ -18,7 +18,7 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from spidertour.engine import Game, Settings
-from tests.browser.conftest import js_errors, new_context, snap
+from tests.browser.conftest import DOCS_SHOTS, js_errors, new_context, snap
 from tests.browser.helpers import card_moves, reveals
 from tests.client import Api, Player, bearer
 from tests.serverproc import ServerProcess
@@ -172,6 +172,9 @@ async def test_no_page_scrolls_sideways(
             if out:
                 found[name] = out
             await snap(page, shots, f"every-{name}-{size}", full_page=True)
+            if f"page-{name}-{size}" in DOCS_SHOTS:  # the README's pictures: the screen as it first shows
+                await page.evaluate("window.scrollTo(0, 0)")
+                await snap(page, shots, f"page-{name}-{size}")
     finally:
         await context.close()
     assert found == {}, found

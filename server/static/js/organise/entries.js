@@ -3,7 +3,7 @@
 // the reason it was disqualified for, shown whole.
 
 import { api } from "../lib/api.js";
-import { el, notify } from "../lib/ui.js";
+import { clock, el, notify } from "../lib/ui.js";
 import { timeSpan } from "../lib/time.js";
 import { act, statusName } from "./common.js";
 
@@ -32,7 +32,7 @@ function entryCard(tour, e, refresh) {
       el("span", { class: "badge", "data-field": "status" }, statusName(e.status))),
     el("dl", { class: "facts" },
       fact("Moves", e.moves), fact("Score", score),
-      fact("Time left", e.time_left === null ? "–" : `${e.time_left} s`),
+      fact("Time left", e.time_left === null ? "–" : clock(e.time_left)),
       fact("Started", e.started_at ? timeSpan(e.started_at) : "not yet")),
     out);
 }
