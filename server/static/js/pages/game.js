@@ -41,6 +41,9 @@ export function mount(main, entryIdText) {
   const startPanel = el("div", { class: "start-panel panel", hidden: true });
   const overPanel = el("div", { class: "over-panel panel", hidden: true, role: "dialog" });
   page.append(hud, help, conn, message, el("div", { class: "board-wrap felt" }, boardEl, startPanel, overPanel));
+  // The head grows or shrinks (the line under the score bar comes and goes): the table fits itself again.
+  const headSize = new ResizeObserver(() => window.dispatchEvent(new Event("spidertour:layout")));
+  headSize.observe(hud);
 
   let view = null;
   let state = null;
@@ -365,6 +368,7 @@ export function mount(main, entryIdText) {
   return () => {
     clearInterval(ticker);
     standing.stop();
+    headSize.disconnect();
     document.removeEventListener("keydown", onKey);
     document.removeEventListener("visibilitychange", onVisible);
     document.removeEventListener("pointerdown", onPointer, true);
