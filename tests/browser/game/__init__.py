@@ -1,1 +1,2 @@
-"""The game page around the table: the place while playing, the help's rules and scoring, the free column's bonus, focus frames."""
+"""The game page around the table: the place while playing, the rules and scoring in the help,
+the free column's bonus, the keyboard focus frames."""

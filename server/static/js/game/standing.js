@@ -48,7 +48,9 @@ export class Standing {
     this.free.hidden = !hasFree || v.over;
     if (hasFree) {
       this.free.dataset.used = String(Boolean(v.free_column_used));
-      this.free.replaceChildren("Free column: ", el("b", {}, v.free_column_used ? "bonus gone" : "+100 if unused"));
+      // On a phone upright the line shares the title's row: the words in .long give way to those in .short.
+      this.free.replaceChildren(el("span", { class: "long" }, "Free column: "), el("span", { class: "short" }, "free col. "),
+        el("b", {}, v.free_column_used ? "bonus gone" : ["+100", el("span", { class: "long" }, " if unused")]));
       this.free.title = v.free_column_used
         ? "A card went to the free column: a win no longer earns its +100"
         : "A win without ever using the free column earns +100";
@@ -80,7 +82,7 @@ export class Standing {
       if (!mine || !this.playing) return;
       this.rank.dataset.rank = mine.rank;
       this.rank.dataset.of = around.entrants;
-      this.rank.replaceChildren("Place ", el("b", {}, `${ordinal(mine.rank)} of ${around.entrants}`));
+      this.rank.replaceChildren(el("span", { class: "long" }, "Place "), el("b", {}, `${ordinal(mine.rank)} of ${around.entrants}`));
       this.rank.title = "Your place in the tournament now, by score (games still running count no time left)";
     } catch {
       /* the place is a nicety: the next ask may answer */
