@@ -50,7 +50,7 @@ function dealLine(s, rules) {
 }
 
 function undoLine(s) {
-  if (!s.undo) return "No undo in this tournament: every move stands.";
+  if (!s.undo || s.undo_limit === 0) return "No undo in this tournament: every move stands.";
   const times = s.undo_limit === null ? "as often as you like" : `at most ${s.undo_limit} time${s.undo_limit === 1 ? "" : "s"}`;
   const turned = s.reveals_final
     ? " A card once turned stays turned: a move that turns a card cannot be undone either."
