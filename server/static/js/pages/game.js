@@ -3,33 +3,16 @@
 import { api, player } from "../lib/api.js";
 import { Board } from "../board/board.js";
 import { cardWords } from "../board/cards.js";
-import { VARIANTS } from "../engine/index.js";
 import { PlaySocket } from "../board/playsocket.js";
 import { beep } from "../lib/sound.js";
 import { clock, confirmDialog, countdown, describeSettings, el, STATUS_NAMES } from "../lib/ui.js";
 import { gameSuits } from "../lib/prefs.js";
+import { helpPanel } from "../game/help.js";
+import { buildHud } from "../game/hud.js";
+import { fillOver, hasReveals, OUTCOMES_SHORT } from "../game/over.js";
+import { Standing } from "../game/standing.js";
 
-const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
-const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
-
-/** 1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st. */
-export function ordinal(n) {
-  const teen = n % 100 >= 11 && n % 100 <= 13;
-  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
-}
-
-function stat(name, label, value = "0") {
-  return el("div", { class: `stat stat-${name}` },
-    el("span", { class: "label" }, label), el("span", { class: "value", "data-stat": name }, value));
-}
-
-const hasReveals = (v) => !VARIANTS[v.variant]?.allUp;
-
-function freeColumnHint(v, o) {
-  if (v.free_column === null || v.free_column === undefined) return "no free column in this game";
-  if (o.outcome !== "won") return "+100 for a win without the free column";
-  return v.free_column_used ? "the free column was used" : "won without the free column";
-}
+export { ordinal } from "../game/over.js";
 
 export function mount(main, entryIdText) {
   const entryId = Number(entryIdText);
@@ -43,40 +26,13 @@ export function mount(main, entryIdText) {
     return () => {};
   }
 
-  const overBadge = el("span", { class: "badge over-badge", "data-field": "over", hidden: true });
-  const title = el("div", { class: "hud-title" }, el("a", { href: "#/lobby", class: "back", title: "Lobby" }, "\u2190"),
-    el("b", { "data-field": "name" }, `Entry ${entryId}`), overBadge, el("span", { class: "muted", "data-field": "rules" }));
-
-  const undoBtn = el("button", { class: "btn", "data-action": "undo", disabled: true, title: "Undo (U)" }, "Undo");
-  const resultBtn = el("button", { class: "btn primary", "data-action": "result", hidden: true, title: "The final score",
-    onclick: () => { overPanel.hidden = false; } }, "Result");
-  const endBtn = el("button", { class: "btn danger", "data-action": "end", disabled: true, title: "End (E)" }, "End");
-  const hud = el("div", { class: "hud" }, title,
-    el("div", { class: "stats" }, stat("deal", "Deal", "1/1"), stat("score", "Score"),
-      stat("total", "Total"), stat("sequences", "Sequences", "\u2013"),
-      stat("reveals", "Reveals"), stat("clock", "Time", "--:--")),
-    el("div", { class: "actions" }, undoBtn, endBtn, resultBtn,
-      el("button", { class: "btn ghost", "data-action": "help", title: "Keys (?)", onclick: () => toggleHelp() },
-        "?")));
-  for (const name of ["deal", "total"]) hud.querySelector(`.stat-${name}`).hidden = true; // several deals only
-  const help = el("div", { class: "help panel", hidden: true, role: "dialog", "aria-label": "How to play" },
-    el("button", { class: "btn ghost small close", "data-action": "close-help", title: "Close (Esc)",
-      onclick: () => toggleHelp(false) }, "\u00d7"),
-    el("h2", {}, "How to play"),
-    el("p", {}, el("b", {}, "Mouse or touch: "), "drag a card (and the cards on it) to a column, or tap a card then ",
-      "tap a column. Tapping a column away from its cards takes the cards that move together, and the part of them ",
-      "that fits goes. Tap a draw pile or the stock to deal."),
-    el("table", { class: "keys" }, el("tbody", {}, [
-      ["\u2190 \u2192", "choose a column"],
-      ["1 \u2026 9, 0", "pick column 1 \u2026 10's movable cards; another digit drops the part that fits there"],
-      ["\u2191 \u2193", "take more or fewer cards"],
-      ["Enter, Space", "pick up, then drop at the cursor"],
-      ["Esc", "put the cards back"],
-      ["D", "deal (P chooses the draw pile first)"],
-      ["U", "undo"],
-      ["E", "end the game"],
-      ["?", "show or hide these keys"],
-    ].map(([key, what]) => el("tr", {}, el("td", {}, el("kbd", {}, key)), el("td", {}, what))))));
+  const standing = new Standing(entryId);
+  const helpBox = helpPanel();
+  const toggleHelp = helpBox.toggle;
+  const help = helpBox.node;
+  const head = buildHud(entryId, { line: standing.node, onHelp: () => toggleHelp(),
+    onResult: () => { overPanel.hidden = false; } });
+  const { hud, title, overBadge, undoBtn, endBtn, resultBtn } = head;
   const conn = el("div", { class: "conn", hidden: true, role: "status" });
   const messageText = el("span", { class: "text" });
   const message = el("div", { class: "message", role: "alert", "aria-live": "assertive", title: "Dismiss",
@@ -85,6 +41,9 @@ export function mount(main, entryIdText) {
   const startPanel = el("div", { class: "start-panel panel", hidden: true });
   const overPanel = el("div", { class: "over-panel panel", hidden: true, role: "dialog" });
   page.append(hud, help, conn, message, el("div", { class: "board-wrap felt" }, boardEl, startPanel, overPanel));
+  // The head grows or shrinks (the line under the score bar comes and goes): the table fits itself again.
+  const headSize = new ResizeObserver(() => window.dispatchEvent(new Event("spidertour:layout")));
+  headSize.observe(hud);
 
   let view = null;
   let state = null;
@@ -136,10 +95,6 @@ export function mount(main, entryIdText) {
     message.classList.remove("show");
   }
 
-  function toggleHelp(show = help.hidden) {
-    help.hidden = !show;
-  }
-
   function setClock(seconds) {
     deadline = seconds === null || seconds === undefined ? null : performance.now() + seconds * 1000;
     tick();
@@ -150,10 +105,12 @@ export function mount(main, entryIdText) {
     if (view && view.over) {
       node.textContent = clock(view.time_left ?? 0);
       node.parentElement.classList.remove("low");
+      standing.tick(null);
       return;
     }
     if (deadline === null) return;
     const left = Math.max(0, (deadline - performance.now()) / 1000);
+    standing.tick(left);
     node.textContent = clock(left);
     node.parentElement.classList.toggle("low", left < 60);
   }
@@ -168,6 +125,7 @@ export function mount(main, entryIdText) {
     hud.querySelector("[data-stat=reveals]").textContent = v.reveals;
     // A game dealt all face up (Curds and Whey) has nothing to reveal.
     hud.querySelector(".stat-reveals").hidden = !hasReveals(v);
+    standing.setView(v);
     undoBtn.disabled = !v.can_undo || v.over;
     endBtn.disabled = v.over;
     if (v.over) showOver({ outcome: v.outcome, score: v.score, time_left: v.time_left ?? 0,
@@ -203,6 +161,7 @@ export function mount(main, entryIdText) {
   function onState(s, first) {
     const newDeal = state && s.deal !== undefined && s.deal !== state.deal;
     state = s;
+    standing.setState(s);
     if (s.practice) page.dataset.practice = "true";
     showDeal(s, s.view);
     if (first) loadTournament(s.tournament_id);
@@ -347,36 +306,7 @@ export function mount(main, entryIdText) {
   }
 
   function showOver(o) {
-    const v = view || {};
-    const reveals = v.reveals ?? 0;
-    const sequences = v.sequences ?? 0;
-    const toWin = v.sequences_to_win ?? 1;
-    const row = (label, how, part, value) => el("tr", {}, el("td", {}, label), el("td", { class: "muted" }, how),
-      el("td", { class: "num", "data-part": part }, value));
-    overPanel.hidden = false;
-    overPanel.dataset.outcome = o.outcome;
-    const place = el("p", { class: "place", "data-field": "rank" }, "Your place: \u2026");
-    const next = nextDeal();
-    overPanel.replaceChildren(
-      el("h2", {}, OUTCOMES[o.outcome] || "Game over"),
-      place,
-      el("table", { class: "score-parts" }, el("tbody", {},
-        hasReveals(v) ? row("Reveals", `${reveals} \u00d7 25`, "reveals", reveals * 25) : null,
-        row("Sequences", `${sequences} \u00d7 100`, "sequences", sequences * 100),
-        row("Free-column bonus", freeColumnHint(v, o), "free_column_bonus", o.free_column_bonus),
-        row("Time bonus", `${o.time_left} s \u00d7 ${sequences}/${toWin}`, "time_bonus", o.time_bonus),
-        el("tr", { class: "total" }, el("td", {}, "Final score"), el("td"),
-          el("td", { class: "num", "data-part": "final_score" }, o.final_score)))),
-      ...(state?.practice ? practiceLines(o) : []),
-      dealsPart(o),
-      el("div", { class: "over-links" },
-        next,
-        state?.practice ? el("a", { class: "btn primary", href: `#/finished/${state.tournament_id}` }, "Results & replays")
-          : state ? el("a", { class: next ? "btn" : "btn primary", href: `#/board/${state.tournament_id}` },
-            "Leaderboard") : null,
-        el("a", { class: "btn", href: "#/lobby" }, "Lobby"),
-        el("button", { class: "btn ghost", "data-action": "see-table", onclick: () => (overPanel.hidden = true) },
-          "See the table")));
+    fillOver(overPanel, o, { view, state, startNext: () => socket.start(), close: () => (overPanel.hidden = true) });
     undoBtn.disabled = true;
     endBtn.disabled = true;
     undoBtn.hidden = true;
@@ -386,67 +316,14 @@ export function mount(main, entryIdText) {
     overBadge.textContent = `game over: ${OUTCOMES_SHORT[o.outcome] || "over"} \u00b7 ${o.final_score}`;
     overBadge.className = `badge over-badge st-${o.outcome}`;
     boardEl.classList.add("game-over");
-    if (state?.practice) place.textContent = "Practice: this game is ranked nowhere.";
-    else showPlace(place);
-  }
-
-  /** A practice game's end: where its final score would have ranked, and the tournament's par. */
-  function practiceLines(o) {
-    const lines = [];
-    if (o.would_rank) {
-      lines.push(el("p", { class: "would-rank", "data-field": "would-rank", "data-rank": o.would_rank.rank },
-        "This would have ranked ", el("b", {}, ordinal(o.would_rank.rank)), ` of ${o.would_rank.of}.`));
-    }
-    if (o.par !== undefined) {
-      const par = o.par;
-      lines.push(el("p", { class: "muted", "data-field": "practice-par" }, !par ? "No par for this deal."
-        : par.outcome === "won" ? `Par: ${par.final_score} (the solver's line of ${par.moves} moves).`
-          : `Par: the solver found no win (${par.outcome}).`));
-    }
-    return lines;
-  }
-
-  /** Several deals: the total so far, and what comes next. */
-  function dealsPart(o) {
-    const s = state;
-    if (!s || (s.deals ?? 1) <= 1) return null;
-    const total = o.total ?? s.total;
-    const last = s.deal >= s.deals;
-    return el("p", { class: "deals-total", "data-field": "deals-total" },
-      `Deal ${s.deal} of ${s.deals}. Total so far: `, el("b", { "data-field": "total" }, total),
-      last ? ": that was the last deal." : ".",
-      !last && s.starts_at ? [" ", countdown(s.starts_at, `Deal ${s.deal + 1} starts for everyone in`,
-        `Deal ${s.deal + 1} is starting\u2026`)] : null);
-  }
-
-  /** The "Next deal" button, while a deal is left and the player starts it (start "own"). */
-  function nextDeal() {
-    const s = state;
-    if (!s || (s.deals ?? 1) <= 1 || s.deal >= s.deals || s.starts_at) return null;
-    const button = el("button", { class: "btn primary", "data-action": "next-deal",
-      onclick: () => { button.disabled = true; socket.start(); } }, `Next deal (${s.deal + 1} of ${s.deals})`);
-    return button;
-  }
-
-  /** The entry's place on the leaderboard, once its final score is in. */
-  async function showPlace(node) {
-    if (!state) return;
-    try {
-      const around = await api.around(state.tournament_id, entryId, 0);
-      const mine = around.rows.find((r) => r.entry_id === entryId);
-      if (!mine) throw new Error("not ranked");
-      const still = around.status !== "finished" ? " so far: others may still be playing" : "";
-      node.replaceChildren("Your place: ", el("b", {}, `${mine.rank}`), ` of ${around.entrants}${still}`);
-      node.dataset.rank = mine.rank;
-    } catch {
-      node.textContent = "Your place is on the leaderboard.";
-    }
   }
 
   async function loadTournament(tid) {
     try {
       const t = await api.tournament(tid);
       settings = t.settings;
+      standing.setTournament(t);
+      helpBox.setSettings(t.settings, t.start);
       gameSuits(t.settings.suits);
       title.querySelector("[data-field=name]").textContent = t.name;
       title.querySelector("[data-field=rules]").textContent = describeSettings(t.settings);
@@ -457,6 +334,7 @@ export function mount(main, entryIdText) {
   }
 
   function onKey(e) {
+    page.classList.add("keys"); // keyboard use: the board's focus frames show (app.css)
     if (e.target.closest("input, textarea, select, dialog") || e.ctrlKey || e.metaKey || e.altKey) return;
     if ((e.key === "Enter" || e.key === " ") && e.target.closest("button, a")) return;
     if (e.key === "?") {
@@ -476,16 +354,25 @@ export function mount(main, entryIdText) {
     }
   }
   document.addEventListener("keydown", onKey);
-  const onVisible = () => { if (document.visibilityState === "visible" && socket.ready) socket.sync(); };
+  const onVisible = () => {
+    if (document.visibilityState !== "visible") return;
+    if (socket.ready) socket.sync();
+    standing.refresh();
+  };
   document.addEventListener("visibilitychange", onVisible);
+  const onPointer = () => page.classList.remove("keys");
+  document.addEventListener("pointerdown", onPointer, true);
 
   socket.connect();
   window.spidertour = { ...(window.spidertour || {}), socket, board };
 
   return () => {
     clearInterval(ticker);
+    standing.stop();
+    headSize.disconnect();
     document.removeEventListener("keydown", onKey);
     document.removeEventListener("visibilitychange", onVisible);
+    document.removeEventListener("pointerdown", onPointer, true);
     socket.stop();
     board.destroy();
   };

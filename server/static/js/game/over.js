@@ -1,0 +1,113 @@
+// The result panel at a game's end: the outcome, the place, the score in its parts, a practice game's
+// would-be rank and par, several deals' total, and the ways on (next deal, leaderboard, lobby).
+
+import { api } from "../lib/api.js";
+import { VARIANTS } from "../engine/index.js";
+import { countdown, el } from "../lib/ui.js";
+
+const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
+export const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
+
+/** 1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st. */
+export function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
+}
+
+/** A game dealt all face up (Curds and Whey) has nothing to reveal. */
+export const hasReveals = (v) => !VARIANTS[v.variant]?.allUp;
+
+function freeColumnHint(v, o) {
+  if (v.free_column === null || v.free_column === undefined) return "no free column in this game";
+  if (o.outcome !== "won") return "+100 for a win without the free column";
+  return v.free_column_used ? "the free column was used" : "won without the free column";
+}
+
+/**
+ * Fill the panel for the over message `o`. `view`: the last view; `state`: the entry's state;
+ * `startNext()`: start the next deal; `close()`: hide the panel to see the table.
+ */
+export function fillOver(panel, o, { view, state, startNext, close }) {
+  const v = view || {};
+  const reveals = v.reveals ?? 0;
+  const sequences = v.sequences ?? 0;
+  const toWin = v.sequences_to_win ?? 1;
+  const row = (label, how, part, value) => el("tr", {}, el("td", {}, label), el("td", { class: "muted" }, how),
+    el("td", { class: "num", "data-part": part }, value));
+  panel.hidden = false;
+  panel.dataset.outcome = o.outcome;
+  const place = el("p", { class: "place", "data-field": "rank" }, "Your place: \u2026");
+  const next = nextDeal(state, startNext);
+  panel.replaceChildren(
+    el("h2", {}, OUTCOMES[o.outcome] || "Game over"),
+    place,
+    el("table", { class: "score-parts" }, el("tbody", {},
+      hasReveals(v) ? row("Reveals", `${reveals} \u00d7 25`, "reveals", reveals * 25) : null,
+      row("Sequences", `${sequences} \u00d7 100`, "sequences", sequences * 100),
+      row("Free-column bonus", freeColumnHint(v, o), "free_column_bonus", o.free_column_bonus),
+      row("Time bonus", `${o.time_left} s \u00d7 ${sequences}/${toWin}`, "time_bonus", o.time_bonus),
+      el("tr", { class: "total" }, el("td", {}, "Final score"), el("td"),
+        el("td", { class: "num", "data-part": "final_score" }, o.final_score)))),
+    ...(state?.practice ? practiceLines(o) : []),
+    dealsPart(o, state),
+    el("div", { class: "over-links" },
+      next,
+      state?.practice ? el("a", { class: "btn primary", href: `#/finished/${state.tournament_id}` }, "Results & replays")
+        : state ? el("a", { class: next ? "btn" : "btn primary", href: `#/board/${state.tournament_id}` },
+          "Leaderboard") : null,
+      el("a", { class: "btn", href: "#/lobby" }, "Lobby"),
+      el("button", { class: "btn ghost", "data-action": "see-table", onclick: close }, "See the table")));
+  if (state?.practice) place.textContent = "Practice: this game is ranked nowhere.";
+  else showPlace(place, state);
+}
+
+/** A practice game's end: where its final score would have ranked, and the tournament's par. */
+function practiceLines(o) {
+  const lines = [];
+  if (o.would_rank) {
+    lines.push(el("p", { class: "would-rank", "data-field": "would-rank", "data-rank": o.would_rank.rank },
+      "This would have ranked ", el("b", {}, ordinal(o.would_rank.rank)), ` of ${o.would_rank.of}.`));
+  }
+  if (o.par !== undefined) {
+    const par = o.par;
+    lines.push(el("p", { class: "muted", "data-field": "practice-par" }, !par ? "No par for this deal."
+      : par.outcome === "won" ? `Par: ${par.final_score} (the solver's line of ${par.moves} moves).`
+        : `Par: the solver found no win (${par.outcome}).`));
+  }
+  return lines;
+}
+
+/** Several deals: the total so far, and what comes next. */
+function dealsPart(o, s) {
+  if (!s || (s.deals ?? 1) <= 1) return null;
+  const total = o.total ?? s.total;
+  const last = s.deal >= s.deals;
+  return el("p", { class: "deals-total", "data-field": "deals-total" },
+    `Deal ${s.deal} of ${s.deals}. Total so far: `, el("b", { "data-field": "total" }, total),
+    last ? ": that was the last deal." : ".",
+    !last && s.starts_at ? [" ", countdown(s.starts_at, `Deal ${s.deal + 1} starts for everyone in`,
+      `Deal ${s.deal + 1} is starting\u2026`)] : null);
+}
+
+/** The "Next deal" button, while a deal is left and the player starts it (start "own"). */
+function nextDeal(s, startNext) {
+  if (!s || (s.deals ?? 1) <= 1 || s.deal >= s.deals || s.starts_at) return null;
+  const button = el("button", { class: "btn primary", "data-action": "next-deal",
+    onclick: () => { button.disabled = true; startNext(); } }, `Next deal (${s.deal + 1} of ${s.deals})`);
+  return button;
+}
+
+/** The entry's place on the leaderboard, once its final score is in. */
+async function showPlace(node, state) {
+  if (!state) return;
+  try {
+    const around = await api.around(state.tournament_id, state.entry_id, 0);
+    const mine = around.rows.find((r) => r.entry_id === state.entry_id);
+    if (!mine) throw new Error("not ranked");
+    const still = around.status !== "finished" ? " so far: others may still be playing" : "";
+    node.replaceChildren("Your place: ", el("b", {}, `${mine.rank}`), ` of ${around.entrants}${still}`);
+    node.dataset.rank = mine.rank;
+  } catch {
+    node.textContent = "Your place is on the leaderboard.";
+  }
+}
