@@ -10,6 +10,7 @@ import re
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from playwright.async_api import Browser, Page, expect
@@ -279,3 +280,37 @@ async def test_finished_podium_and_each_share_of_par(browser: Browser, server: S
             assert await page.evaluate(NO_SIDEWAYS), viewport
             fits = "(t) => t.getBoundingClientRect().right <= t.parentElement.getBoundingClientRect().right + 1"
             assert await page.locator(".standings.final").evaluate(fits), viewport
+
+
+async def test_a_guest_is_asked_to_sign_in_to_join_a_clubs_tournament(
+    browser: Browser, server: ServerProcess, api: Api
+) -> None:
+    """A guest (a token, no account) sees a club's listed tournament: joining it takes an account, so
+    the card says so with a button in the colours of an action, which leads to signing in."""
+    r = api.http.post("/api/clubs", json={"name": "Chess club"}, headers=api.admin())
+    assert r.status_code == 201, r.text
+    club = r.json()
+    now = datetime.now(UTC)
+    body = {
+        "name": "Club cup",
+        "settings": SETTINGS,
+        "opens_at": (now - timedelta(seconds=1)).isoformat(),
+        "closes_at": (now + timedelta(hours=1)).isoformat(),
+        "club": club["id"],
+        "listed": True,
+    }
+    r = api.http.post("/api/tournaments", json=body, headers=api.admin())
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    for viewport, touch in SIZES:
+        async with sized(browser, server, viewport, touch) as page:
+            await sign_in(page, api, "guest")
+            await page.goto("/#/lobby")
+            card = page.locator(f'.tournament[data-tournament="{tid}"]')
+            button = card.locator("[data-action=sign-in-to-join]")
+            await expect(button).to_have_text("Sign in to join")
+            await expect(button).to_have_class(re.compile(r"\bbtn\b.*\bprimary\b"))
+            await expect(card.locator("[data-action=join]")).to_have_count(0)
+            assert await page.evaluate(NO_SIDEWAYS), viewport
+            await button.click()
+            await page.wait_for_url(re.compile(r"#/account$"))
