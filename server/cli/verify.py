@@ -368,10 +368,13 @@ def verify_data(tour: dict[str, Any], replays: str, standings: list[dict[str, An
         )
     )
     games = [_game(n, text, seed, settings) for n, text in enumerate(replays.splitlines(), 1) if text.strip()]
-    if deal_count(settings) > 1:
-        checks += _several_deals(games, standings, settings, tour.get("entrants"))
-        return Report(tour, checks, games)
+    # Every game is published: ``entrants`` counts the ranked entries, ``disqualified`` the others.
     entrants = tour.get("entrants")
+    if isinstance(entrants, int):
+        entrants += int(tour.get("disqualified") or 0)
+    if deal_count(settings) > 1:
+        checks += _several_deals(games, standings, settings, entrants)
+        return Report(tour, checks, games)
     counted = sum(1 for g in games if g.entry_id is not None)
     checks.append(
         Check(

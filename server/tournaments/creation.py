@@ -59,6 +59,8 @@ def tournament_out(row: asyncpg.Record, viewer: Viewer | None = None) -> p.Tourn
         rating_max=row["rating_max"],
         series=row["series_id"],
         teams=None if row["teams_top"] is None else p.TeamBattle(top=row["teams_top"]),
+        winner=msgspec.convert(row["winner"], p.Winner) if row["status"] == "finished" and row["winner"] else None,
+        disqualified=row["disqualified"],
     )
 
 

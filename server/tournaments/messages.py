@@ -91,6 +91,15 @@ class Par(Struct):
     in_time: bool = False  # the line, at `pace`, wins before the time limit
 
 
+class Winner(Struct):
+    """A finished tournament's first place: who, the final score (a total over several deals) and the
+    time left at the end."""
+
+    player: str
+    score: int
+    time_left: int
+
+
 class TournamentEdit(Struct, forbid_unknown_fields=True):
     """Organiser: change a tournament before it opens. Fields left out stay as they are."""
 
@@ -193,7 +202,7 @@ class Tournament(Struct):
     closes_at: datetime
     finished_at: datetime | None
     commitment: str
-    entrants: int
+    entrants: int  # entries in the ranking: everyone who joined, never started included, disqualified not
     start: Literal["own", "together"] = "own"
     seed: str | None = None  # only once finished (or cancelled)
     salt: str | None = None  # with the seed; null also for tournaments created before salts
@@ -211,6 +220,8 @@ class Tournament(Struct):
     rating_max: float | None = None  # ... and at most this
     series: int | None = None  # the series it belongs to
     teams: TeamBattle | None = None  # a team battle: each entrant joins for one of its clubs
+    winner: Winner | None = None  # once finished: the first of the standings (null: nobody ranked)
+    disqualified: int = 0  # entries disqualified (left out of ``entrants`` and of the ranking)
 
 
 class JoinBody(Struct, forbid_unknown_fields=True):

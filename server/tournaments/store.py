@@ -24,7 +24,12 @@ TOURNAMENT_SQL = f"""
            (SELECT o.name FROM organisers o WHERE o.id = t.organiser_id) AS organiser_name,
            (SELECT c.name FROM clubs c WHERE c.id = t.club_id) AS club_name,
            {STATUS_SQL} AS status,
-           (SELECT count(*) FROM entries e WHERE e.tournament_id = t.id AND NOT e.practice) AS entrants,
+           (SELECT count(*) FROM entries e
+             WHERE e.tournament_id = t.id AND NOT e.practice AND e.disqualified IS NULL) AS entrants,
+           (SELECT count(*) FROM entries e
+             WHERE e.tournament_id = t.id AND NOT e.practice AND e.disqualified IS NOT NULL) AS disqualified,
+           (SELECT jsonb_build_object('player', s.player, 'score', s.final_score, 'time_left', s.time_left)
+              FROM standings s WHERE s.tournament_id = t.id AND s.rank = 1 AND t.finished_at IS NOT NULL) AS winner,
            t.certified,
            (SELECT jsonb_build_object('outcome', pr.outcome, 'final_score', pr.final_score,
                                       'moves', jsonb_array_length(pr.moves), 'pace', pr.pace,

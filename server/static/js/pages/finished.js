@@ -1,5 +1,6 @@
 // A finished tournament (#/finished/TID): the revealed seed checked against the commitment in
-// this browser, the final standings, and a replay viewer that rebuilds the deal from the seed
+// this browser, the podium and the final standings (each score as a share of the par, equal
+// scores marked with the tie-break said), and a replay viewer that rebuilds the deal from the seed
 // (engine.js) and steps through any entrant's published game, re-scoring it on the way.
 
 import { api, knownEntries, player } from "../lib/api.js";
@@ -10,12 +11,8 @@ import { certifiedBadge, clock, dealsNote, describeSettings, el, STATUS_NAMES, w
 import { gameSuits } from "../lib/prefs.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
 import { AnalysisLine, practiseButton } from "../competitions/practice.js";
-
-// A score as a share of the par ("87% of par"), or "" when there is no par score to compare with.
-function ofPar(score, par) {
-  if (!par || par.outcome !== "won" || !(par.final_score > 0) || score === null || score === undefined) return "";
-  return `${Math.round((100 * score) / par.final_score)}% of par`;
-}
+import { ofPar, ofParCell, podium } from "../standings/podium.js";
+import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
 
 const number = (n) => Number(n).toLocaleString("en-US");
 
@@ -46,7 +43,7 @@ export function mount(main, tidText) {
     }
     document.title = `${t.name} \u00b7 results`;
     gameSuits(t.settings.suits);  // the replays' faces
-    page.append(el("header", { class: "page-head" }, el("h1", {}, t.name), el("span", { class: `badge st-${t.status}` }, t.status),
+    page.append(el("header", { class: "page-head" }, el("h1", {}, t.name), el("span", { class: `badge st-${t.status}` }, STATUS_NAMES[t.status] || ""),
       certifiedBadge(t)),
       el("p", { class: "muted" }, describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)}`,
         t.finished_at ? ` \u00b7 finished ${when(t.finished_at)}` : "",
@@ -102,15 +99,17 @@ export function mount(main, tidText) {
       : el("span", { class: "deal-replays" }, Array.from({ length: deals }, (_, i) => el("button", {
         class: "btn small", "data-action": "replay", "data-deal": i + 1, title: `Replay deal ${i + 1}`,
         onclick: () => replay(entryId, i + 1) }, String(i + 1)))));
+    const tied = tiedIds(standings, (s) => (byPoints ? s.matchpoints : s.score));
     for (const s of standings) {
       body.append(el("tr", { "data-entry": s.entry_id, class: mine.has(s.entry_id) ? "mine" : null },
         el("td", { class: "num" }, s.rank),
         el("td", {}, el("a", { href: `#/player/${s.player_id}`, "data-action": "profile" }, s.player),
           mine.has(s.entry_id) ? el("span", { class: "you-tag" }, "you") : null, teamTag(s.team)),
-        byPoints ? el("td", { class: "num score", "data-field": "matchpoints" }, s.matchpoints ?? "") : null,
-        el("td", { class: byPoints ? "num opt" : "num score" }, s.score),
-        deals > 1 ? null : el("td", { class: "num opt of-par", "data-field": "of-par" }, ofPar(s.score, t.par)),
-        el("td", {}, el("span", { class: `badge st-${s.status}` }, STATUS_NAMES[s.status] || s.status)),
+        byPoints ? el("td", { class: "num score", "data-field": "matchpoints" }, s.matchpoints ?? "",
+          tied.has(s.entry_id) ? tieMark(true) : null) : null,
+        el("td", { class: byPoints ? "num opt" : "num score" }, s.score, !byPoints && tied.has(s.entry_id) ? tieMark() : null),
+        deals > 1 ? null : el("td", { class: "num of-par", "data-field": "of-par" }, ofParCell(s.score, t.par)),
+        el("td", { class: "opt" }, el("span", { class: `badge st-${s.status}` }, STATUS_NAMES[s.status] || s.status)),
         el("td", { class: "num opt" }, s.time_left === null ? "" : clock(s.time_left)),
         el("td", {}, s.status === "absent" ? null : replayButtons(s.entry_id))));  // an absent entry has no game
     }
@@ -120,12 +119,15 @@ export function mount(main, tidText) {
       final.update((await api.teams(tid)).teams);
       page.append(final.node);
     }
+    const top3 = podium(standings, deals > 1 ? null : t.par, byPoints);
+    if (top3) page.append(el("h2", {}, "Podium"), top3);
     page.append(el("h2", {}, "Final standings"), el("div", { class: "table-wrap" },
       el("table", { class: "standings final" }, el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"),
         el("th", {}, "Player"), byPoints ? el("th", { class: "num", title: "matchpoints" }, "Points") : null,
         el("th", { class: byPoints ? "num opt" : "num" }, deals > 1 ? "Total" : "Score"),
-        deals > 1 ? null : el("th", { class: "num opt" }, "Of par"), el("th", {}, "Status"),
-        el("th", { class: "num opt" }, "Time left"), el("th"))), body)));
+        deals > 1 ? null : el("th", { class: "num", title: "the score as a share of the par" }, "% of par"),
+        el("th", { class: "opt" }, "Status"), el("th", { class: "num opt" }, "Time left"), el("th"))), body)),
+      tied.size ? tieNote(byPoints) : null);
     page.append(parPanel(t, standings[0]), fairness);
     const out = await api.disqualified(tid);
     if (out.length) {

@@ -1,11 +1,13 @@
 // The live leaderboard (#/board/TID): the watch websocket's snapshot, then its coalesced updates
 // (changed rows with their ranks, the top rows, a status change), with the viewer's entry marked
 // and the time left of every game still playing counted down from its deadline. A team battle
-// shows its team table above the players, live from the socket's ``teams`` messages.
+// shows its team table above the players, live from the socket's ``teams`` messages. Equal scores
+// are marked, the tie-break said under the table; the time left shows on phones too.
 
 import { api, knownEntries, player, wsUrl } from "../lib/api.js";
 import { certifiedBadge, clock, countdown, dealsNote, describeSettings, el, STATUS_NAMES } from "../lib/ui.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
+import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
 
 export function mount(main, tidText) {
   const tid = Number(tidText);
@@ -17,15 +19,17 @@ export function mount(main, tidText) {
   const body = el("tbody");
   const table = el("table", { class: "standings live-board" },
     el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"), el("th", {}, "Player"),
-      el("th", { class: "num" }, "Score"), el("th", {}, "Status"), el("th", { class: "num opt" }, "Time left"))),
+      el("th", { class: "num" }, "Score"), el("th", {}, "Status"), el("th", { class: "num time-left" }, "Time left"))),
     body);
   const mineBox = el("div", { class: "mine-box", hidden: true });
   const footer = el("p", { class: "muted small" });
+  let byPoints = false;  // ranked by matchpoints: their tie-break is the total
+  const ties = el("div", { class: "tie-box" }, tieNote());
   const teamsBox = el("div", { class: "teams-box", hidden: true });
   const back = el("p", { class: "row back-to-game", hidden: true });  // the way back to one's own game
   page.append(el("div", { class: "banner felt" }, el("header", { class: "page-head" }, heading, status, live), meta),
     back, teamsBox, mineBox,
-    el("div", { class: "table-wrap" }, table), footer);
+    el("div", { class: "table-wrap" }, table), ties, footer);
   main.append(page);
 
   let mine = new Set(knownEntries().filter((e) => e.tournament_id === tid).map((e) => e.id));
@@ -39,20 +43,21 @@ export function mount(main, tidText) {
   let attempts = 0;
   let skew = 0; // the server's clock minus this device's, in seconds (from the messages' `at`)
   let teams = null; // a team battle's table ({node, update})
+  let disqualified = 0; // entries taken out of the ranking (said beside the count, not in it)
 
-  function rowEl(r, flash) {
+  function rowEl(r, flash, tied = false) {
     const cls = [mine.has(r.entry_id) ? "mine" : "", flash ? "flash" : ""].join(" ").trim();
     const running = r.status === "playing" && r.deadline !== null && r.deadline !== undefined;
-    const left = el("td", { class: "num opt", "data-field": "time-left", "data-deadline": running ? r.deadline : null },
+    const left = el("td", { class: "num time-left", "data-field": "time-left", "data-deadline": running ? r.deadline : null },
       running ? timeLeft(r.deadline) : r.time_left === null || r.time_left === undefined ? "\u2013" : clock(r.time_left));
     // Medals for the first three places, once they have scored.
     const medal = r.rank && r.rank <= 3 && r.score > 0 ? r.rank : null;
-    return el("tr", { "data-entry": r.entry_id, class: cls || null },
+    return el("tr", { "data-entry": r.entry_id, class: cls || null, "data-tie": tied ? "" : null },
       el("td", { class: "num", "data-field": "rank", "data-medal": medal }, r.rank ?? ""),
       el("td", { "data-field": "player" }, r.player, mine.has(r.entry_id) ? el("span", { class: "you-tag" }, "you") : null,
         teamTag(r.team)),
       el("td", { class: "num score", "data-field": "score" },
-        r.matchpoints === undefined ? r.score : `${r.matchpoints} mp \u00b7 ${r.score}`),
+        r.matchpoints === undefined ? r.score : `${r.matchpoints} mp \u00b7 ${r.score}`, tied ? tieMark(byPoints) : null),
       el("td", { "data-field": "status" }, el("span", { class: `badge st-${r.status}` },
         STATUS_NAMES[r.status] || r.status)),
       left);
@@ -69,9 +74,13 @@ export function mount(main, tidText) {
   const ticker = setInterval(tick, 1000);
 
   function draw(changedIds = new Set()) {
-    body.replaceChildren(...top.map((r) => rowEl(r, changedIds.has(r.entry_id))));
+    byPoints = top.some((r) => r.matchpoints !== undefined);
+    const tied = tiedIds(top, (r) => (r.matchpoints === undefined ? r.score : r.matchpoints));
+    body.replaceChildren(...top.map((r) => rowEl(r, changedIds.has(r.entry_id), tied.has(r.entry_id))));
     if (!top.length) body.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No entrants yet.")));
+    ties.replaceChildren(tieNote(byPoints));
     meta.querySelector("[data-field=entrants]").textContent = entrants;
+    inPlay();
     const shown = top.some((r) => mine.has(r.entry_id));
     mineBox.hidden = !myRow || shown;
     if (myRow && !shown) {
@@ -80,8 +89,23 @@ export function mount(main, tidText) {
     }
   }
 
+  /** How many of the entrants are still playing and yet to start, when the board shows every one. */
+  function inPlay() {
+    const node = meta.querySelector("[data-field=in-play]");
+    if (!node) return;
+    const playing = top.filter((r) => r.status === "playing").length;
+    const waiting = top.filter((r) => r.status === "joined").length;
+    const parts = [];
+    if (!over && entrants > 0 && top.length >= entrants) {
+      parts.push(`${playing} playing now`);
+      if (waiting) parts.push(`${waiting} yet to start`);
+    }
+    if (disqualified) parts.push(`${disqualified} disqualified, not counted`);
+    node.textContent = parts.length ? ` (${parts.join(", ")})` : "";
+  }
+
   function setStatus(s) {
-    status.textContent = s;
+    status.textContent = STATUS_NAMES[s] || "";
     status.className = `badge st-${s}`;
     over = s === "finished" || s === "cancelled";
     if (over) {  // nothing moves any more: no "live" light
@@ -153,11 +177,13 @@ export function mount(main, tidText) {
     try {
       const t = await api.tournament(tid);
       heading.textContent = t.name;
+      disqualified = t.disqualified || 0;
       const badge = certifiedBadge(t);
       if (badge && !page.querySelector("[data-field=certified]")) status.after(badge);
       document.title = `${t.name} \u00b7 leaderboard`;
       meta.replaceChildren(describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)} \u00b7 `,
         el("span", { "data-field": "entrants" }, entrants || t.entrants), " entrants",
+        el("span", { "data-field": "in-play" }),
         ...(t.start === "together" && t.status === "scheduled"
           ? [el("span", { "data-field": "together-start" }, " \u00b7 everyone starts together: ", countdown(t.opens_at))]
           : []),

@@ -1,11 +1,15 @@
 // The lobby (#/lobby): who you are (register, or paste a token), your entries, and every
-// tournament by status with its game, settings, time limit, entrants and commitment.
+// tournament by status with its game, settings, time limit, entrants, when it opens or closes
+// (relatively, "closes in 5 min"), its commitment shortened and, once finished, its winner.
 
 import { api, forgetPlayer, player, setPlayer } from "../lib/api.js";
 import { accessNote } from "./join.js";
 import { teamSelect, teamsNote } from "../lib/teams.js";
 import { practiseButton } from "../competitions/practice.js";
+import { signInThenReturn } from "./account.js";
 import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notify, showWho, STATUS_NAMES, when } from "../lib/ui.js";
+import { timeSpan } from "../lib/time.js";
+import { cardTime, commitmentLine, winnerLine } from "../standings/cards.js";
 
 const SECTIONS = [
   ["open", "Open now", "Join, then start whenever you are ready."],
@@ -25,7 +29,7 @@ function togetherLine(t) {
   if (t.status === "cancelled" && (!t.cancelled_at || new Date(t.cancelled_at) < new Date(t.opens_at))) {
     return [`Was to start together ${when(t.opens_at)}; cancelled before the start`];
   }
-  return [`Everyone started together ${when(t.opens_at)}`];
+  return ["Everyone started together ", timeSpan(t.opens_at)];
 }
 
 export function mount(main) {
@@ -39,6 +43,7 @@ export function mount(main) {
   let alive = true;
   const typed = {}; // entry codes being typed, kept across refreshes
   const teamsChosen = {}; // the team chosen for each team battle, kept across refreshes
+  const opened = new Set(); // the tournaments whose whole commitment is shown, kept across refreshes
   let freshToken = null; // shown until the player says it is kept
 
   async function refresh() {
@@ -177,9 +182,18 @@ export function mount(main) {
         placeholder: "entry code", "aria-label": `Entry code of ${t.name}`, autocomplete: "off", value: typed[t.id] || "",
         oninput: (ev) => { typed[t.id] = ev.target.value; } }) : null;
       const team = t.teams && player() && player().handle ? teamSelect(t, teamsChosen) : null;
-      if (!player()) actions.push(el("span", { class: "muted" }, "Register to join"));
-      else if ((t.club || t.teams) && !player().handle) {
-        actions.push(el("a", { class: "btn", href: "#/account" }, "Sign in to join"));
+      // Not able to join yet: a call to act (register, or sign in for a club's or a team battle's),
+      // never a greyed-out word.
+      if (!player()) {
+        actions.push(el("button", { class: "btn primary", type: "button", "data-action": "register-to-join",
+          onclick: () => {
+            const name = you.querySelector("[data-form=register] input[name=name]");
+            name?.scrollIntoView({ block: "center", behavior: "auto" });
+            name?.focus();
+          } }, "Register to join"));
+      } else if ((t.club || t.teams) && !player().handle) {
+        actions.push(el("button", { class: "btn primary", type: "button", "data-action": "sign-in-to-join",
+          onclick: () => signInThenReturn("#/lobby") }, "Sign in to join"));
       } else {
         actions.push(code, team, el("button", { class: "btn primary", "data-action": "join",
           onclick: () => join(t, code ? code.value.trim() : undefined, team ? team.value : undefined) }, "Join"));
@@ -198,20 +212,19 @@ export function mount(main) {
     } else {
       actions.push(el("a", { class: "btn ghost", href: `#/board/${t.id}`, "data-action": "leaderboard" }, "Leaderboard"));
     }
-    const [timeLabel, time] = t.status === "scheduled" ? ["Opens", t.opens_at]
-      : t.status === "finished" ? ["Finished", t.finished_at] : ["Closes", t.closes_at];
     return el("article", { class: `tournament st-${t.status}`, "data-tournament": t.id },
-      el("header", {}, el("h3", {}, t.name), el("span", { class: `badge st-${t.status}` }, t.status), certifiedBadge(t)),
+      el("header", {}, el("h3", {}, t.name), el("span", { class: `badge st-${t.status}` }, STATUS_NAMES[t.status] || ""),
+        certifiedBadge(t)),
       el("p", { class: "rules", "data-field": "rules" }, describeSettings(s)),
       accessNote(t),
       teamsNote(t),
       together ? el("p", { class: "together", "data-field": "start" }, ...togetherLine(t)) : null,
       el("dl", { class: "facts" },
         el("div", {}, el("dt", {}, "Time limit"), el("dd", { "data-field": "time-limit" }, clock(s.time_limit))),
-        el("div", {}, el("dt", {}, "Entrants"), el("dd", { "data-field": "entrants" }, t.entrants)),
-        el("div", {}, el("dt", {}, timeLabel), el("dd", {}, when(time)))),
-      el("p", { class: "commitment", title: "SHA-256 of the seed and settings, published before anyone plays" },
-        el("span", { class: "muted" }, "commitment "), el("code", { "data-field": "commitment" }, t.commitment)),
+        el("div", {}, el("dt", {}, "Entrants"), el("dd", { "data-field": "entrants" }, t.entrants))),
+      cardTime(t),
+      winnerLine(t),
+      commitmentLine(t, opened),
       el("div", { class: "row actions" }, actions));
   }
 
