@@ -23,7 +23,7 @@ from tests.browser.helpers import card_moves, reveals
 from tests.client import Api, Player, bearer
 from tests.serverproc import ServerProcess
 
-SIZES = {
+SIZES: dict[str, dict[str, Any]] = {
     "phone": {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True},
     "sideways": {"viewport": {"width": 740, "height": 360}, "has_touch": True, "is_mobile": True},
     "desktop": {"viewport": {"width": 1280, "height": 800}},
