@@ -105,3 +105,24 @@ async def test_practise_this_deal(
             await context.close()
         assert errors == []
     assert api.http.get(f"/api/tournaments/{tid}/standings").json() == standings
+
+
+async def test_a_visitor_is_shown_the_way_in_to_practise(
+    browser: Browser, server: ServerProcess, finished: tuple[int, int, int]
+) -> None:
+    """Signed out, "practise this deal" is a way in (it was a grey line that looked like a dead button)."""
+    tid, _, _ = finished
+    context = await new_context(browser, server, viewport=PHONE, has_touch=True, is_mobile=True)
+    page = await context.new_page()
+    errors = js_errors(page)
+    try:
+        await page.goto(f"/#/finished/{tid}")
+        hint = page.locator(".finished-page [data-field=practise-hint]")
+        await expect(hint).to_have_attribute("href", "#/account")
+        await expect(hint).to_have_class(re.compile(r"\bbtn\b"))
+        await hint.click()
+        await expect(page).to_have_url(re.compile(r"#/account$"))
+        await no_sideways_scroll(page, PHONE["width"])
+    finally:
+        await context.close()
+    assert errors == []

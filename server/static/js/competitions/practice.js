@@ -6,7 +6,10 @@ import { el, notify } from "../lib/ui.js";
 
 /** A button that starts a practice game of the tournament's deal (unranked) and opens it. */
 export function practiseButton(tid) {
-  if (!player()) return el("span", { class: "muted", "data-field": "practise-hint" }, "Register to practise this deal");
+  if (!player()) {  // a way in, not a grey line that looks like a disabled button
+    return el("a", { class: "btn ghost", href: "#/account", "data-field": "practise-hint",
+      title: "Practice games belong to a player: sign in or play as a guest first" }, "Sign in to practise this deal");
+  }
   const button = el("button", { class: "btn", "data-action": "practise", title: "Play this deal again, unranked",
     onclick: async () => {
       button.disabled = true;

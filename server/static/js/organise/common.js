@@ -33,4 +33,4 @@ export const timeField = (label, input, hint) => el("label", { class: "field" },
   hint ? el("small", { class: "muted" }, hint) : null);
 
 /** A tournament's or an entry's status in words. */
-export const statusName = (status) => STATUS_NAMES[status] || { closing: "entries closed" }[status] || status.replace(/_/g, " ");
+export const statusName = (status) => STATUS_NAMES[status] || status.replace(/_/g, " ");
