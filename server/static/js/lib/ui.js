@@ -58,6 +58,9 @@ export function confirmDialog(title, text, confirmLabel, cancelLabel = "Cancel")
   });
 }
 
+/** A score with its thousands marked: "12,345". */
+export const number = (n) => Number(n).toLocaleString("en-US");
+
 export function clock(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   const h = Math.floor(s / 3600);

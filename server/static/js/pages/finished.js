@@ -7,14 +7,13 @@ import { api, knownEntries, player } from "../lib/api.js";
 import { Board } from "../board/board.js";
 import { cardWords } from "../board/cards.js";
 import { commitment, replayGame, VARIANTS } from "../engine/index.js";
-import { certifiedBadge, clock, dealsNote, describeSettings, el, STATUS_NAMES, when } from "../lib/ui.js";
+import { certifiedBadge, clock, dealsNote, describeSettings, el, number, STATUS_NAMES, when } from "../lib/ui.js";
 import { gameSuits } from "../lib/prefs.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
 import { AnalysisLine, practiseButton } from "../competitions/practice.js";
 import { ofPar, ofParCell, podium } from "../standings/podium.js";
 import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
 
-const number = (n) => Number(n).toLocaleString("en-US");
 
 function moveText(m) {
   if (!m) return "the deal";

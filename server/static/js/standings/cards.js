@@ -2,10 +2,9 @@
 // with its zone ("closes in 5 min (Thu 26 Nov, 14:05 UTC)"), who won a finished one, and its
 // commitment shortened, the whole value one click away.
 
-import { el } from "../lib/ui.js";
+import { el, number } from "../lib/ui.js";
 import { timeSpan } from "../lib/time.js";
 
-const number = (n) => Number(n).toLocaleString("en-US");
 
 /** The card's time, by status: "opens in ...", "closes in ...", "closed ... ago", "finished ... ago". */
 export function cardTime(t) {

@@ -1,10 +1,9 @@
 // The podium of a finished tournament: its first three places, each with its medal, player, score,
 // time left and share of the par, above the standings. An entry that never played stands on none.
 
-import { clock, el } from "../lib/ui.js";
+import { clock, el, number } from "../lib/ui.js";
 
 const PLACES = ["1st", "2nd", "3rd"];
-const number = (n) => Number(n).toLocaleString("en-US");
 
 /** A score as a share of the par ("87% of par"), or "" when there is no par score to compare with. */
 export function ofPar(score, par) {
