@@ -1,12 +1,14 @@
 """Every page of the client at 360x740 and 740x360 (phones, touch) and 1280x800 (a desktop), filled
 as a club would fill it: a running tournament with players, a finished one, a series, a club, an
 organiser's page with its tournaments and entries open. On none of them may the page scroll
-sideways, and no button, link or field may sit off screen (in a table that scrolls sideways, say)."""
+sideways, no button, link or field may sit off screen (in a table that scrolls sideways, say), and
+no page may say "null", "undefined", "NaN" or "[object ...]"."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 import secrets
 import time
 from collections.abc import Iterator
@@ -169,6 +171,8 @@ async def test_no_page_scrolls_sideways(
                     await details.evaluate("(d) => { d.open = true; }")
             await page.wait_for_timeout(150)
             out = await page.evaluate(OFF_SCREEN)
+            said = await page.locator("#main").inner_text()
+            out += [f"says {word!r}" for word in re.findall(r"\b(?:null|undefined|NaN)\b|\[object \w+\]", said)]
             if out:
                 found[name] = out
             await snap(page, shots, f"every-{name}-{size}", full_page=True)

@@ -126,7 +126,7 @@ export function mount(main, tidText) {
         el("th", { class: byPoints ? "num opt" : "num" }, deals > 1 ? "Total" : "Score"),
         deals > 1 ? null : el("th", { class: "num", title: "the score as a share of the par" }, "% of par"),
         el("th", { class: "opt" }, "Status"), el("th", { class: "num opt" }, "Time left"), el("th"))), body)),
-      tied.size ? tieNote(byPoints) : null);
+      ...(tied.size ? [tieNote(byPoints)] : []));
     page.append(parPanel(t, standings[0]), fairness);
     const out = await api.disqualified(tid);
     if (out.length) {
