@@ -214,3 +214,21 @@ async def test_the_owner_makes_and_revokes_organisers_from_the_page(phone: Page,
     await open_manage(phone, other["token"])
     await expect(phone.locator(".manage-tournaments")).to_be_visible()
     await expect(phone.locator("section.organisers")).to_be_hidden()  # the owner's business only
+
+
+async def test_a_returning_organiser_sees_the_tournaments_at_once_and_jumps_to_them(
+    phone: Page, api: Api, admin_token: str
+) -> None:
+    """With a token in the tab the tournaments are listed without a click, and on a phone a button at
+    the top leads past the long creation form to them (both failing before)."""
+    tour = api.create_tournament(name=unique("returning"))
+    await phone.goto("/#/organise")
+    await phone.locator("#f-admin").fill(admin_token)
+    await phone.locator("#f-admin").dispatch_event("change")
+    await phone.reload()
+    card = phone.locator(f"[data-tournament-row='{tour['id']}']")
+    await expect(card).to_be_attached()
+    await expect(phone.locator(".manage > h2")).not_to_be_in_viewport()  # far below the creation form
+    await phone.locator("[data-jump=Tournaments]").click()
+    await expect(phone.locator(".manage > h2")).to_be_in_viewport()
+    await fits(phone)

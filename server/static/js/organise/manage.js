@@ -20,8 +20,9 @@ export function manage(chosen) {
     list.replaceChildren(...(tours.length ? tours.map((t) => tournamentCard(t, refresh))
       : [el("li", { class: "muted" }, "No tournament yet.")]));
   }
+  const show = () => { refresh(); schedules.refresh(); };
   const load = el("button", { class: "btn", type: "button", "data-action": "manage" }, "Show tournaments and schedules");
-  load.addEventListener("click", () => { refresh(); schedules.refresh(); });
+  load.addEventListener("click", show);
   const node = el("section", { class: "manage" }, el("h2", {}, "Run tournaments"), load, list, schedules.node);
-  return { node, refresh: access.refresh, chosenChanged: schedules.chosenChanged };
+  return { node, show, refresh: access.refresh, chosenChanged: schedules.chosenChanged };
 }

@@ -180,6 +180,14 @@ export function mount(main) {
   });
 
   managed.chosenChanged();
+  // A long page on a phone: a row of buttons leads to each part (hash links would change the route).
+  const jump = (label, target) => el("button", { class: "btn small ghost", type: "button", "data-jump": label,
+    onclick: () => target.scrollIntoView({ behavior: "smooth", block: "start" }) }, label);
+  const schedulesNode = managed.node.querySelector(".manage-schedules");
   main.append(el("section", { class: "page narrow-page organise-page" },
-    el("h1", {}, "Organise a tournament"), form, result, clubs.node, seasons.node, managed.node, organisers.node));
+    el("h1", {}, "Organise a tournament"),
+    el("nav", { class: "jump row", "aria-label": "Parts of this page" }, jump("Tournaments", managed.node),
+      schedulesNode ? jump("Recurring", schedulesNode) : null, jump("Clubs", clubs.node), jump("Series", seasons.node)),
+    form, result, clubs.node, seasons.node, managed.node, organisers.node));
+  if (adminToken()) managed.show();  // the tournaments this tab's token runs, without a click
 }
