@@ -3,20 +3,14 @@
 // links, and the table as CSV.
 
 import { api } from "../lib/api.js";
-import { el, explain, fill, STATUS_NAMES, when } from "../lib/ui.js";
-
-const place = (k) => {
-  const tens = k % 100;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[k % 10] || "th");
-  return `${k}${suffix}`;
-};
+import { el, explain, fill, ordinal, statusName, when } from "../lib/ui.js";
 
 /** The points rule and best-of, in words. */
 export function ruleText(series) {
   const points = series.points === "field"
     ? "Points by the size of the field: in each finished tournament the last ranked entrant scores 1 point, " +
       "the one above 2, and so on up to the winner, who scores as many points as there were ranked entrants."
-    : `Points by place: ${series.points.map((p, i) => `${place(i + 1)} ${p}`).join(", ")}; ` +
+    : `Points by place: ${series.points.map((p, i) => `${ordinal(i + 1)} ${p}`).join(", ")}; ` +
       `${series.points.length === 1 ? "every other place" : "places below"} score 0.`;
   const best = series.best_of === null
     ? "Every result counts."
@@ -44,7 +38,7 @@ function tournamentList(tours) {
   return el("ul", { class: "series-tournaments", "data-field": "tournaments" }, tours.map((t) => {
     const href = t.status === "finished" || t.status === "cancelled" ? `#/finished/${t.id}` : `#/board/${t.id}`;
     return el("li", { "data-tournament": t.id }, el("a", { href }, t.name),
-      el("span", { class: "muted" }, ` · ${STATUS_NAMES[t.status] || t.status} · ${when(t.opens_at)}`));
+      el("span", { class: "muted" }, ` · ${statusName(t.status)} · ${when(t.opens_at)}`));
   }));
 }
 

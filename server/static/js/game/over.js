@@ -3,16 +3,10 @@
 
 import { api } from "../lib/api.js";
 import { VARIANTS } from "../engine/index.js";
-import { countdown, el } from "../lib/ui.js";
+import { countdown, el, ordinal } from "../lib/ui.js";
 
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
 export const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
-
-/** 1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st. */
-export function ordinal(n) {
-  const teen = n % 100 >= 11 && n % 100 <= 13;
-  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
-}
 
 /** A game dealt all face up (Curds and Whey) has nothing to reveal. */
 export const hasReveals = (v) => !VARIANTS[v.variant]?.allUp;

@@ -6,8 +6,7 @@
 // message per move per player.
 
 import { api } from "../lib/api.js";
-import { clock, el } from "../lib/ui.js";
-import { ordinal } from "./over.js";
+import { clock, el, ordinal } from "../lib/ui.js";
 
 export const STANDING_SECONDS = 12;
 

@@ -156,6 +156,15 @@ export const STATUS_NAMES = {
   cancelled: "cancelled",
 };
 
+/** A status in words ("out of time", "entries closed"); one unknown here said with spaces for its underscores. */
+export const statusName = (status) => STATUS_NAMES[status] || String(status ?? "").replace(/_/g, " ");
+
+/** 1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st. */
+export function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
+}
+
 /** The "certified winnable" badge: the server's solver won this deal before anyone played it. */
 export function certifiedBadge(t) {
   if (!t.certified) return null;

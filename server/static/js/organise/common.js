@@ -1,7 +1,7 @@
 // The organiser's page, small shared pieces: a request that says how it went, labelled fields, the
 // zone a time field is in, statuses in words.
 
-import { el, notify, STATUS_NAMES } from "../lib/ui.js";
+import { el, notify } from "../lib/ui.js";
 import { zoneName } from "../lib/time.js";
 
 /** The request's answer (null when refused, the reason said); `done` is said when it succeeds. */
@@ -29,8 +29,8 @@ export const zoned = (label) => el("span", {}, label, " ", el("small", { class: 
   `(${zoneName()})`));
 
 /** A labelled time field whose label says its zone. */
-export const timeField = (label, input, hint) => el("label", { class: "field" }, zoned(label), input,
-  hint ? el("small", { class: "muted" }, hint) : null);
+export const timeField = (label, input, hint) => field(zoned(label), input, hint);
 
-/** A tournament's or an entry's status in words. */
-export const statusName = (status) => STATUS_NAMES[status] || status.replace(/_/g, " ");
+/** Who may join a tournament or a schedule's ones, in words ("Class 5B only, code ABCD, unlisted"). */
+export const accessWords = (x) => [x.club ? `${x.club.name} only` : null, x.entry_code ? `code ${x.entry_code}` : null,
+  x.listed === false ? "unlisted" : null, x.series ? `in series #${x.series}` : null].filter(Boolean).join(", ");

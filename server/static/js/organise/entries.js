@@ -3,9 +3,9 @@
 // the reason it was disqualified for, shown whole.
 
 import { api } from "../lib/api.js";
-import { clock, el, notify } from "../lib/ui.js";
+import { clock, el, notify, statusName } from "../lib/ui.js";
 import { timeSpan } from "../lib/time.js";
-import { act, statusName } from "./common.js";
+import { act } from "./common.js";
 
 function entryCard(tour, e, refresh) {
   const score = e.final_score ?? e.score;

@@ -3,9 +3,9 @@
 // to look into, never verdicts: the organiser decides, and may disqualify from the entries.
 
 import { api } from "../lib/api.js";
-import { clock, el } from "../lib/ui.js";
+import { clock, el, statusName } from "../lib/ui.js";
 import { timeSpan } from "../lib/time.js";
-import { act, statusName } from "./common.js";
+import { act } from "./common.js";
 
 const KINDS = { shared_address: "One address, several players", undo_peek: "Undo peeks", scout: "Scouting" };
 const SEEN = { registration: "registered", join: "joined", play: "played" };

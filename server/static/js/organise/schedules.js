@@ -6,7 +6,7 @@
 import { api } from "../lib/api.js";
 import { clock, describeSettings, el } from "../lib/ui.js";
 import { every as everyWords, minutes, timeSpan } from "../lib/time.js";
-import { act, field, timeField } from "./common.js";
+import { accessWords, act, field, timeField } from "./common.js";
 import { seriesField } from "./series.js";
 
 const EVERY = { hour: 60, day: 1440, week: 10080 };
@@ -36,11 +36,7 @@ function scheduleCard(s, refresh) {
     el("p", {}, `${everyWords(s.every_minutes)}, open ${minutes(s.open_minutes)}, created ${minutes(s.ahead_minutes)} ahead; `,
       s.active && s.next_opens_at ? timeSpan(s.next_opens_at, "next opens", { "data-field": "next" }) : "stopped"),
     el("p", { class: "muted small", "data-field": "schedule-game" }, settingsWords(s)),
-    s.club || s.entry_code || s.series || s.listed === false
-      ? el("p", { class: "muted small", "data-field": "schedule-access" }, [s.club ? `${s.club.name} only` : null,
-        s.entry_code ? `code ${s.entry_code}` : null, s.listed === false ? "unlisted" : null,
-        s.series ? `series #${s.series}` : null].filter(Boolean).join(", "))
-      : null,
+    accessWords(s) ? el("p", { class: "muted small", "data-field": "schedule-access" }, accessWords(s)) : null,
     el("p", { class: "tour-links" }, "Tournaments: ", ...links.flatMap((l, i) => (i ? [" ", l] : [l]))),
     stop ? el("div", { class: "card-actions" }, stop) : null);
 }

@@ -3,9 +3,9 @@
 // results as CSV, into a series); what an action opens shows under the card's buttons.
 
 import { api } from "../lib/api.js";
-import { certifiedBadge, clock, describeSettings, downloadCsv, el } from "../lib/ui.js";
+import { certifiedBadge, clock, describeSettings, downloadCsv, el, statusName } from "../lib/ui.js";
 import { timeSpan } from "../lib/time.js";
-import { act, statusName } from "./common.js";
+import { accessWords, act } from "./common.js";
 import { editForm } from "./edit.js";
 import { entriesList } from "./entries.js";
 import { integrityReport } from "./integrity.js";
@@ -67,8 +67,7 @@ export function tournamentCard(tour, refresh) {
       () => downloadCsv(`/api/tournaments/${tour.id}/standings.csv`, `tournament-${tour.id}-standings.csv`)));
   }
   actions.push(el("a", { class: "btn ghost", href: `#/board/${tour.id}`, "data-action": "board" }, "Leaderboard"));
-  const who = [tour.club ? `${tour.club.name} only` : null, tour.entry_code ? `code ${tour.entry_code}` : null,
-    tour.listed === false ? "unlisted" : null, tour.series ? `in series #${tour.series}` : null].filter(Boolean).join(", ");
+  const who = accessWords(tour);
   const together = tour.start === "together";
   return el("li", { class: "card-item tournament-card", "data-tournament-row": tour.id },
     el("div", { class: "card-head" }, el("b", { "data-field": "name" }, tour.name),

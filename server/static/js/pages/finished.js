@@ -7,7 +7,7 @@ import { api, knownEntries, player } from "../lib/api.js";
 import { Board } from "../board/board.js";
 import { cardWords } from "../board/cards.js";
 import { commitment, replayGame, VARIANTS } from "../engine/index.js";
-import { certifiedBadge, clock, dealsNote, describeSettings, el, number, STATUS_NAMES, when } from "../lib/ui.js";
+import { certifiedBadge, clock, dealsNote, describeSettings, el, number, statusName, when } from "../lib/ui.js";
 import { gameSuits } from "../lib/prefs.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
 import { AnalysisLine, practiseButton } from "../competitions/practice.js";
@@ -42,7 +42,7 @@ export function mount(main, tidText) {
     }
     document.title = `${t.name} \u00b7 results`;
     gameSuits(t.settings.suits);  // the replays' faces
-    page.append(el("header", { class: "page-head" }, el("h1", {}, t.name), el("span", { class: `badge st-${t.status}` }, STATUS_NAMES[t.status] || ""),
+    page.append(el("header", { class: "page-head" }, el("h1", {}, t.name), el("span", { class: `badge st-${t.status}` }, statusName(t.status)),
       certifiedBadge(t)),
       el("p", { class: "muted" }, describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)}`,
         t.finished_at ? ` \u00b7 finished ${when(t.finished_at)}` : "",
@@ -108,7 +108,7 @@ export function mount(main, tidText) {
           tied.has(s.entry_id) ? tieMark(true) : null) : null,
         el("td", { class: byPoints ? "num opt" : "num score" }, s.score, !byPoints && tied.has(s.entry_id) ? tieMark() : null),
         deals > 1 ? null : el("td", { class: "num of-par", "data-field": "of-par" }, ofParCell(s.score, t.par)),
-        el("td", { class: "opt" }, el("span", { class: `badge st-${s.status}` }, STATUS_NAMES[s.status] || s.status)),
+        el("td", { class: "opt" }, el("span", { class: `badge st-${s.status}` }, statusName(s.status))),
         el("td", { class: "num opt" }, s.time_left === null ? "" : clock(s.time_left)),
         el("td", {}, s.status === "absent" ? null : replayButtons(s.entry_id))));  // an absent entry has no game
     }

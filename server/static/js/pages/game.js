@@ -5,14 +5,12 @@ import { Board } from "../board/board.js";
 import { cardWords } from "../board/cards.js";
 import { PlaySocket } from "../board/playsocket.js";
 import { beep } from "../lib/sound.js";
-import { clock, confirmDialog, countdown, describeSettings, el, STATUS_NAMES } from "../lib/ui.js";
+import { clock, confirmDialog, countdown, describeSettings, el, statusName } from "../lib/ui.js";
 import { gameSuits } from "../lib/prefs.js";
 import { helpPanel } from "../game/help.js";
 import { buildHud } from "../game/hud.js";
 import { fillOver, hasReveals, OUTCOMES_SHORT } from "../game/over.js";
 import { Standing } from "../game/standing.js";
-
-export { ordinal } from "../game/over.js";
 
 export function mount(main, entryIdText) {
   const entryId = Number(entryIdText);
@@ -302,7 +300,7 @@ export function mount(main, entryIdText) {
       el("h2", {}, "Ready?"),
       el("p", {}, `The clock (${clock(s.time_limit)}) starts on the server when you press Start, `,
         "and runs until the end even if you leave the page."),
-      s.status === "joined" ? button : el("p", {}, `This entry is ${STATUS_NAMES[s.status] || s.status}.`));
+      s.status === "joined" ? button : el("p", {}, `This entry is ${statusName(s.status)}.`));
   }
 
   function showOver(o) {

@@ -5,7 +5,7 @@
 // are marked, the tie-break said under the table; the time left shows on phones too.
 
 import { api, knownEntries, player, wsUrl } from "../lib/api.js";
-import { certifiedBadge, clock, countdown, dealsNote, describeSettings, el, STATUS_NAMES } from "../lib/ui.js";
+import { certifiedBadge, clock, countdown, dealsNote, describeSettings, el, statusName } from "../lib/ui.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
 import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
 
@@ -59,7 +59,7 @@ export function mount(main, tidText) {
       el("td", { class: "num score", "data-field": "score" },
         r.matchpoints === undefined ? r.score : `${r.matchpoints} mp \u00b7 ${r.score}`, tied ? tieMark(byPoints) : null),
       el("td", { "data-field": "status" }, el("span", { class: `badge st-${r.status}` },
-        STATUS_NAMES[r.status] || r.status)),
+        statusName(r.status))),
       left);
   }
 
@@ -105,7 +105,7 @@ export function mount(main, tidText) {
   }
 
   function setStatus(s) {
-    status.textContent = STATUS_NAMES[s] || "";
+    status.textContent = statusName(s);
     status.className = `badge st-${s}`;
     over = s === "finished" || s === "cancelled";
     if (over) {  // nothing moves any more: no "live" light

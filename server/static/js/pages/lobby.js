@@ -7,7 +7,7 @@ import { accessNote } from "./join.js";
 import { teamSelect, teamsNote } from "../lib/teams.js";
 import { practiseButton } from "../competitions/practice.js";
 import { signInThenReturn } from "./account.js";
-import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notify, showWho, STATUS_NAMES, when } from "../lib/ui.js";
+import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notify, showWho, statusName, when } from "../lib/ui.js";
 import { timeSpan } from "../lib/time.js";
 import { cardTime, commitmentLine, winnerLine } from "../standings/cards.js";
 
@@ -128,7 +128,7 @@ export function mount(main) {
     const label = e.status === "joined" ? "Start" : e.status === "playing" ? "Resume" : "View";
     return el("li", { "data-entry": e.id },
       el("div", {}, el("b", {}, t ? t.name : `Tournament ${e.tournament_id}`),
-        el("span", { class: `badge st-${e.status}` }, STATUS_NAMES[e.status] || e.status)),
+        el("span", { class: `badge st-${e.status}` }, statusName(e.status))),
       el("div", { class: "row" },
         el("span", { class: "muted" }, `score ${e.final_score ?? e.score}`),
         el("a", { class: `btn small${playing ? " primary" : ""}`, href: `#/play/${e.id}`, "data-action": "play" }, label),
@@ -213,7 +213,7 @@ export function mount(main) {
       actions.push(el("a", { class: "btn ghost", href: `#/board/${t.id}`, "data-action": "leaderboard" }, "Leaderboard"));
     }
     return el("article", { class: `tournament st-${t.status}`, "data-tournament": t.id },
-      el("header", {}, el("h3", {}, t.name), el("span", { class: `badge st-${t.status}` }, STATUS_NAMES[t.status] || ""),
+      el("header", {}, el("h3", {}, t.name), el("span", { class: `badge st-${t.status}` }, statusName(t.status)),
         certifiedBadge(t)),
       el("p", { class: "rules", "data-field": "rules" }, describeSettings(s)),
       accessNote(t),

@@ -2,7 +2,7 @@
 // with its rank, score and outcome, and links to the leaderboard and the replays.
 
 import { api, player } from "../lib/api.js";
-import { el, explain, STATUS_NAMES, when, fill } from "../lib/ui.js";
+import { el, explain, statusName, when, fill } from "../lib/ui.js";
 
 const RANKED = 30; // ranks looked up for the newest entries only: one request each
 
@@ -36,7 +36,7 @@ export function mount(main) {
       el("td", {}, el("b", {}, e.tournament), el("div", { class: "muted small" }, when(e.started_at))),
       el("td", { class: "num", "data-field": "rank", "data-label": "rank" }, rank ?? "–"),
       el("td", { class: "num score", "data-field": "score", "data-label": "score" }, score),
-      el("td", { "data-field": "outcome" }, el("span", { class: `badge st-${e.status}` }, STATUS_NAMES[e.status] || e.status)),
+      el("td", { "data-field": "outcome" }, el("span", { class: `badge st-${e.status}` }, statusName(e.status))),
       el("td", { class: "links" },
         over ? null : el("a", { class: "btn small primary", href: `#/play/${e.id}` }, e.status === "joined" ? "Start" : "Resume"),
         el("a", { class: "btn small ghost", href: `#/board/${e.tournament_id}`, "data-action": "board" }, "Board"),

@@ -6,12 +6,10 @@ import { VARIANTS } from "../engine/index.js";
 import { manage } from "../organise/manage.js";
 import { accessFields, clubsPanel } from "../organise/clubs.js";
 import { loadSeries, seriesField, seriesPanel } from "../organise/series.js";
-import { statusName, timeField } from "../organise/common.js";
+import { check as checkField, field, timeField } from "../organise/common.js";
 import { organisersPanel } from "../organise/organisers.js";
-import { localInput as localIso } from "../lib/time.js";
-import { certifiedBadge, clock, copyText, describeSettings, el, notify, VARIANT_NAMES } from "../lib/ui.js";
-
-const localInput = (date) => localIso(date.toISOString());
+import { localInput } from "../lib/time.js";
+import { certifiedBadge, clock, copyText, describeSettings, el, notify, statusName, VARIANT_NAMES } from "../lib/ui.js";
 
 /** The link that joins a tournament, its entry code pre-filled (the organiser shares it). */
 function shareLine(t) {
@@ -25,10 +23,7 @@ function shareLine(t) {
 
 export function mount(main) {
   const f = (name, attrs = {}) => el("input", { name, id: `f-${name}`, ...attrs });
-  const field = (label, input, hint) => el("label", { class: "field" }, el("span", {}, label), input,
-    hint ? el("small", { class: "muted" }, hint) : null);
-  const check = (name, label, checked, hint) => el("label", { class: "check-field" },
-    f(name, { type: "checkbox", checked }), label, hint ? el("small", { class: "muted hint" }, hint) : null);
+  const check = (name, label, checked, hint) => checkField(f(name, { type: "checkbox", checked }), label, hint);
   const now = new Date();
   const token = f("admin", { type: "password", value: adminToken(), autocomplete: "off", required: true });
   const variant = el("select", { name: "variant", id: "f-variant" },

@@ -1,9 +1,7 @@
 // The podium of a finished tournament: its first three places, each with its medal, player, score,
 // time left and share of the par, above the standings. An entry that never played stands on none.
 
-import { clock, el, number } from "../lib/ui.js";
-
-const PLACES = ["1st", "2nd", "3rd"];
+import { clock, el, number, ordinal } from "../lib/ui.js";
 
 /** A score as a share of the par ("87% of par"), or "" when there is no par score to compare with. */
 export function ofPar(score, par) {
@@ -32,7 +30,7 @@ export function podium(standings, par, byPoints = false) {
       const share = ofPar(s.score, par);
       return el("li", { class: "step", "data-place": s.rank, "data-entry": s.entry_id },
         el("span", { class: "medal", "data-medal": s.rank, "aria-hidden": "true" }),
-        el("span", { class: "place", "data-field": "place" }, PLACES[s.rank - 1]),
+        el("span", { class: "place", "data-field": "place" }, ordinal(s.rank)),
         el("b", { class: "podium-name", "data-field": "player" }, s.player),
         el("span", { class: "score", "data-field": "score" },
           byPoints && s.matchpoints !== undefined ? `${s.matchpoints} mp \u00b7 ${number(s.score)}` : number(s.score)),
