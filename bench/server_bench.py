@@ -128,6 +128,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             "REGISTER_BURST": "1000000",
             "JOIN_PER_MINUTE": "1000000",
             "JOIN_BURST": "1000000",
+            "WEBSOCKETS_PER_ADDRESS": "1000000",
         }
         for item in args.server_env:
             key, _, value = item.partition("=")

@@ -86,6 +86,13 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     external_jwt_key: str | None = None  # an HS256 secret, or a PEM public key (RS256 or ES256)
     external_jwt_issuer: str | None = None
     external_jwt_audience: str | None = None
+    # Slow and idle clients: seconds for a request's headers (from the connection's start, or from
+    # the first byte of the next request on a kept-alive one) and between two chunks of its body;
+    # past either the connection is closed (408). Websockets open at once from one client address on
+    # one process (play and watch together); past it a new one is refused (close 4029).
+    header_timeout: Annotated[float, Meta(gt=0, le=3600)] = 10.0
+    body_timeout: Annotated[float, Meta(gt=0, le=3600)] = 30.0
+    websockets_per_address: Annotated[int, Meta(ge=1, le=1_000_000_000)] = 500
     # Not read from the environment:
     max_message_bytes: int = 4096  # larger play/watch messages are refused with an error
     flood_limit: int = 64  # messages waiting unanswered: past this the connection is cut off
@@ -206,4 +213,7 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "EXTERNAL_JWT_KEY": ("external_jwt_key", "an HS256 secret or a PEM public key"),
     "EXTERNAL_JWT_ISSUER": ("external_jwt_issuer", "the host site's issuer (iss)"),
     "EXTERNAL_JWT_AUDIENCE": ("external_jwt_audience", "this server's audience (aud)"),
+    "HEADER_TIMEOUT": ("header_timeout", "seconds above 0, at most 3600"),
+    "BODY_TIMEOUT": ("body_timeout", "seconds above 0, at most 3600"),
+    "WEBSOCKETS_PER_ADDRESS": ("websockets_per_address", f"{_WHOLE} from 1"),
 }

@@ -13,6 +13,7 @@ from .competitions.analysis.routes import Analyses
 from .config import Config
 from .core import Core
 from .fairplay.limits import Limiter
+from .fairplay.sockets import Sockets
 from .fairplay.store import address_key
 from .lib.tokens import new_token
 from .operations.collector import tune_gc
@@ -63,6 +64,7 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             app.state.update(
                 core=core, boards=boards, limiter=limiter, play=play, pars=pars, signouts=signouts, analyses=analyses
             )
+            app.state.sockets = Sockets(config.websockets_per_address, config.proxies)
             boards.start()
             signouts.start()
             tune_gc()

@@ -35,6 +35,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from ..app import create_app
     from ..operations.logs import configure
+    from ..operations.timeouts import http_protocol
 
     config = _config()
     if config is None:
@@ -48,6 +49,9 @@ def run_serve(args: argparse.Namespace) -> int:
         create_app(config),
         host=host,
         port=port,
+        # uvicorn's httptools protocol, closing a connection whose request's headers or body come
+        # too slowly (HEADER_TIMEOUT, BODY_TIMEOUT): uvicorn has no such timeouts of its own.
+        http=http_protocol(config.header_timeout, config.body_timeout),
         ws_max_size=1 << 20,
         log_level=level,
         log_config=log_config,

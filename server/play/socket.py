@@ -8,6 +8,7 @@ from litestar import WebSocket, websocket
 
 from ..core import core_of
 from ..fairplay.limits import limiter_of
+from ..fairplay.sockets import admit, sockets_of
 from ..operations.metrics import PLAY_CONNECTIONS
 from ..watch.boards import boards_of
 from .runtime import play_of
@@ -17,9 +18,13 @@ from .session import PlaySession
 @websocket("/ws/play/{entry_id:int}")
 async def play_socket(socket: WebSocket[Any, Any, Any], entry_id: int) -> None:
     """Play one entry. First message: {"type": "auth", "token": ...}. See docs/protocol.md."""
+    key = await admit(socket)  # counted here and at the end only: nothing per move
+    if key is None:
+        return
     session = PlaySession(core_of(socket), play_of(socket), boards_of(socket), limiter_of(socket), socket, entry_id)
     PLAY_CONNECTIONS.inc()
     try:
         await session.run()
     finally:
         PLAY_CONNECTIONS.dec()
+        sockets_of(socket).close(key)

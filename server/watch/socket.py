@@ -11,6 +11,7 @@ import msgspec
 from litestar import WebSocket, websocket
 
 from ..core import core_of
+from ..fairplay.sockets import admit, sockets_of
 from ..lib.http import valid_id
 from ..lib.messages import Error, Pong, encoder, now
 from ..operations.metrics import DB_ERRORS, WATCHERS
@@ -62,6 +63,16 @@ async def _unavailable(socket: WebSocket[Any, Any, Any], tournament_id: int, err
 @websocket("/ws/watch/{tournament_id:int}")
 async def watch_socket(socket: WebSocket[Any, Any, Any], tournament_id: int) -> None:
     """Watch a tournament: a snapshot first, then coalesced updates. See docs/protocol.md."""
+    key = await admit(socket)  # at most WEBSOCKETS_PER_ADDRESS open from one address (with play's)
+    if key is None:
+        return
+    try:
+        await _watch(socket, tournament_id)
+    finally:
+        sockets_of(socket).close(key)
+
+
+async def _watch(socket: WebSocket[Any, Any, Any], tournament_id: int) -> None:
     core, boards = core_of(socket), boards_of(socket)
     await socket.accept()
     try:

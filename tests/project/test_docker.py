@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import shutil
@@ -49,6 +50,42 @@ def test_compose_wires_the_server_to_postgres_and_redis() -> None:
         assert replica.pop("TRUSTED_PROXIES") and replica == env
 
 
+def trusted_in_scale_profile(compose: dict[str, object]) -> None:
+    """The replicas believe the X-Forwarded-For of the proxy the file starts, at its fixed address,
+    and of nobody else: not a whole private network, where any client of a school's network could
+    write its own header and escape every per-address limit."""
+    services = compose["services"]
+    networks = compose["networks"]
+    assert isinstance(services, dict) and isinstance(networks, dict)
+    (pool,) = networks["default"]["ipam"]["config"]
+    subnet, dynamic = ipaddress.ip_network(pool["subnet"]), ipaddress.ip_network(pool["ip_range"])
+    proxy = ipaddress.ip_address(services["proxy"]["networks"]["default"]["ipv4_address"])
+    # Inside the network's subnet, outside the range other containers are given addresses from.
+    assert proxy in subnet and dynamic.subnet_of(subnet) and proxy not in dynamic  # type: ignore[arg-type]
+    for name in ("replica-a", "replica-b"):
+        replica = services[name]
+        (trusted,) = str(replica["environment"]["TRUSTED_PROXIES"]).split(",")
+        assert ipaddress.ip_network(trusted.strip()) == ipaddress.ip_network(proxy), trusted
+        assert "ports" not in replica  # reached only through the proxy
+    assert "TRUSTED_PROXIES" not in services["server"]["environment"]
+
+
+def test_the_scale_profile_trusts_only_its_own_proxy() -> None:
+    trusted_in_scale_profile(yaml.safe_load((ROOT / "docker-compose.yml").read_text()))
+
+
+def test_nginx_closes_slow_clients_and_caps_connections_per_address() -> None:
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    names = "client_header_timeout|client_body_timeout|limit_conn|limit_conn_zone"
+    settings = dict(re.findall(rf"^\s*({names})\s+([^;]+);", conf, re.MULTILINE))
+    assert settings["client_header_timeout"] == "10s" and settings["client_body_timeout"] == "30s"
+    zone = re.fullmatch(r"\$binary_remote_addr zone=(\w+):\w+", settings["limit_conn_zone"])
+    assert zone is not None
+    name, count = settings["limit_conn"].split()
+    assert name == zone.group(1) and int(count) > 0
+    assert "X-Forwarded-For $proxy_add_x_forwarded_for" in conf
+
+
 def test_the_image_runs_as_a_user_of_its_own_and_checks_its_health() -> None:
     text = (ROOT / "Dockerfile").read_text()
     users = re.findall(r"^USER\s+(\S+)", text, re.MULTILINE)
@@ -84,7 +121,7 @@ def test_docker_compose_config_accepts_the_file_and_requires_an_admin_token(tmp_
     env = {k: v for k, v in os.environ.items() if k != "ADMIN_TOKEN"}
     for profile in ([], ["--profile", "scale"]):
         done = subprocess.run(
-            [*command, *profile, "config", "--quiet"],
+            [*command, *profile, "config"],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -92,6 +129,7 @@ def test_docker_compose_config_accepts_the_file_and_requires_an_admin_token(tmp_
             env={**env, "ADMIN_TOKEN": "a-secret-of-ones-own"},
         )
         assert done.returncode == 0, done.stderr
+    trusted_in_scale_profile(yaml.safe_load(done.stdout))  # as compose itself reads the file
     for unset in (env, {**env, "ADMIN_TOKEN": ""}):
         done = subprocess.run(
             [*command, "config", "--quiet"], cwd=ROOT, capture_output=True, text=True, timeout=60, env=unset

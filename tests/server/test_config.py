@@ -23,6 +23,7 @@ def test_the_defaults() -> None:
     assert config.limits["register"].burst == 120 and config.limits["join"].per_minute == 120.0
     assert (config.signin_failures_per_handle, config.signin_window_seconds) == (10, 900)
     assert config.external_jwt is None
+    assert (config.header_timeout, config.body_timeout, config.websockets_per_address) == (10.0, 30.0, 500)
 
 
 P384 = (
@@ -81,6 +82,9 @@ def test_every_variable_is_read() -> None:
         "EXTERNAL_JWT_KEY": "s" * 32,
         "EXTERNAL_JWT_ISSUER": "https://host.example",
         "EXTERNAL_JWT_AUDIENCE": "spidertour",
+        "HEADER_TIMEOUT": "4",
+        "BODY_TIMEOUT": "12.5",
+        "WEBSOCKETS_PER_ADDRESS": "40",
     }
     assert set(env) == set(VARIABLES)
     c = Config.from_env(env)
@@ -105,6 +109,7 @@ def test_every_variable_is_read() -> None:
     assert (c.signin_failures_per_handle, c.signin_failures_per_address, c.signin_window_seconds) == (3, 7, 60)
     assert c.external_jwt == ("s" * 32, "https://host.example", "spidertour")
     assert c.proxies == (ipaddress.ip_network("10.0.0.0/8"), ipaddress.ip_network("127.0.0.1/32"))
+    assert (c.header_timeout, c.body_timeout, c.websockets_per_address) == (4.0, 12.5, 40)
 
 
 def test_an_empty_variable_counts_as_unset() -> None:
@@ -134,6 +139,9 @@ def test_an_empty_variable_counts_as_unset() -> None:
         ("SOLVER_SECONDS", "0", "seconds"),
         ("JOIN_BURST", "many", "whole number"),
         ("TRUSTED_PROXIES", "10.0.0.0/8, nowhere", "'nowhere' is not an address or a network"),
+        ("HEADER_TIMEOUT", "0", "seconds above 0, at most 3600"),
+        ("BODY_TIMEOUT", "never", "seconds above 0, at most 3600"),
+        ("WEBSOCKETS_PER_ADDRESS", "0", "whole number from 1"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_variable(name: str, value: str, needle: str) -> None:
