@@ -11,8 +11,9 @@ makes uvicorn's own HTTP protocol (httptools) with two deadlines more:
   has stopped reading, while the application has not yet taken what came, does not count).
 
 Past either, the client is answered 408 (when nothing else is being answered on the connection)
-and the connection is closed. A websocket's handshake is a request like any other; once upgraded,
-the connection is the websocket layer's. Nothing here runs per websocket message.
+and the connection is closed; a connection that sent nothing at all is only closed. A websocket's
+handshake is a request like any other; once upgraded, the connection is the websocket layer's.
+Nothing here runs per websocket message.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class TimedHttpProtocol(HttpToolsProtocol):
     _timer: asyncio.TimerHandle | None = None
     _waiting: str | None = None  # HEADERS or BODY: what the timer waits for
     _last = 0.0  # the loop's time of the body's last chunk
+    _begun = False  # a byte of the next request has come
 
     def _arm(self, what: str, delay: float) -> None:
         if self._timer is not None:
@@ -60,6 +62,7 @@ class TimedHttpProtocol(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
+        self._begun = True
         if self._waiting is None:  # the next request on a kept-alive connection (the first one's runs already)
             self._arm(HEADERS, self.header_timeout)
 
@@ -76,6 +79,7 @@ class TimedHttpProtocol(HttpToolsProtocol):
 
     def on_message_complete(self) -> None:
         self._disarm()
+        self._begun = False
         super().on_message_complete()
 
     def handle_websocket_upgrade(self) -> None:
@@ -86,7 +90,8 @@ class TimedHttpProtocol(HttpToolsProtocol):
         self._timer = None
         if self._waiting == BODY:
             idle = self.loop.time() - self._last
-            if self.flow.read_paused:  # the server is not reading: the client cannot be slow
+            waiting = self.cycle is not None and self.cycle.waiting_for_100_continue
+            if self.flow.read_paused or waiting:  # the server is not reading yet: the client cannot be slow
                 self._last = self.loop.time()
                 self._arm(BODY, self.body_timeout)
                 return
@@ -100,7 +105,11 @@ class TimedHttpProtocol(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         seconds = self.header_timeout if what == HEADERS else self.body_timeout
-        log.info("closed a connection: its request's %s did not come within %g s (408)", what, seconds)
+        if what == HEADERS and not self._begun:  # nothing asked (a browser's spare connection): nothing to answer
+            log.debug("closed a connection that sent nothing within %g s", seconds)
+            self.transport.close()
+            return
+        log.info("closed a connection: its request's %s did not come within %g s", what, seconds)
         cycle = self.cycle
         if what == HEADERS and cycle is not None and not cycle.response_complete:
             self.transport.close()  # a pipelined request behind one still being answered: no room for a 408

@@ -78,7 +78,7 @@ def assert_408(data: bytes, what: str) -> None:
 
 def test_a_connection_that_sends_nothing_is_closed(slow: ServerProcess) -> None:
     with connect(slow) as sock:
-        assert_408(read_until_closed(sock), "headers")
+        assert read_until_closed(sock) == b""  # nothing was asked: nothing to answer
 
 
 def test_partial_headers_then_nothing_are_closed(slow: ServerProcess) -> None:
