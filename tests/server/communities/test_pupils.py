@@ -15,8 +15,8 @@ import websockets
 
 from tests.client import Api, Player, bearer
 from tests.conftest import server_env
-from tests.serverproc import ServerProcess
 from tests.server.helpers import assert_error, unique
+from tests.serverproc import ServerProcess
 
 from .kit import account, new_club, new_organiser
 

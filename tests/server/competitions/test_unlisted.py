@@ -13,7 +13,7 @@ from tests.server.helpers import unique, wait_status
 
 def finished(api: Api, organiser: str, tokens: list[str], **fields: Any) -> int:
     """A tournament the players joined (and never started), closed and finished: its id."""
-    tid = tournament_as(api, organiser, **fields)["id"]
+    tid: int = tournament_as(api, organiser, **fields)["id"]
     body = {"entry_code": fields["entry_code"]} if "entry_code" in fields else None
     for token in tokens:
         r = api.http.post(f"/api/tournaments/{tid}/entries", json=body, headers=bearer(token))
@@ -24,9 +24,7 @@ def finished(api: Api, organiser: str, tokens: list[str], **fields: Any) -> int:
     return tid
 
 
-async def test_unlisted_tournaments_are_in_no_profile_or_series_a_stranger_reads(
-    api: Api, database_url: str
-) -> None:
+async def test_unlisted_tournaments_are_in_no_profile_or_series_a_stranger_reads(api: Api, database_url: str) -> None:
     _, organiser = new_organiser(api, "club runner")
     club = new_club(api, organiser, "Quiet club")
     player_id, player = await account(api, database_url, "Pat")  # an account: its profile is public

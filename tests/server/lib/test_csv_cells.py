@@ -32,7 +32,7 @@ def test_quoting_stays_right() -> None:
     assert text.startswith("name,score\r\n")
     assert list(csv.reader(io.StringIO(text, newline=""))) == [
         ["name", "score"],
-        ["'=A1,\"x\"", "-3"],
+        ['\'=A1,"x"', "-3"],
         ["line\r\nbreak", "4"],
         ["", "5"],
     ]
