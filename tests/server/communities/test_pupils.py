@@ -8,14 +8,18 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 import websockets
 
+from spidertour.server.storage.migrations import SCHEMA, migrate
 from tests.client import Api, Player, bearer
 from tests.conftest import server_env
 from tests.server.helpers import assert_error, unique
+from tests.server.players.test_migrated_guests import migrate_up_to
 from tests.serverproc import ServerProcess
 
 from .kit import account, new_club, new_organiser
@@ -183,3 +187,34 @@ def test_an_account_s_profile_stays_public(api: Api) -> None:
     profile = api.http.get(f"/api/players/{r.json()['id']}")
     assert profile.status_code == 200 and profile.json()["public"] is True, profile.text
     assert profile.json()["handle"] == handle
+
+
+async def test_roster_members_from_before_are_private_and_belong_to_their_first_club(
+    fresh_database_url: str, tmp_path: Path
+) -> None:
+    await migrate_up_to(fresh_database_url, 13, tmp_path / "schema")
+    conn = await asyncpg.connect(fresh_database_url)
+    try:
+        school, chess = [
+            await conn.fetchval("INSERT INTO clubs (name, invite_code) VALUES ($1, 'x') RETURNING id", name)
+            for name in ("School", "Chess")
+        ]
+        pupil = await conn.fetchval(
+            "INSERT INTO players (name, handle, code_hash) VALUES ('Kid', 'kid-1', 'h') RETURNING id"
+        )
+        grown = await conn.fetchval(
+            "INSERT INTO players (name, handle, password_hash) VALUES ('Ada', 'ada-1', 'h') RETURNING id"
+        )
+        await conn.execute(
+            """INSERT INTO club_members (club_id, player_id, joined_at)
+               VALUES ($1, $3, now() - interval '1 day'), ($2, $3, now()), ($2, $4, now())""",
+            school,
+            chess,
+            pupil,
+            grown,
+        )
+        assert 16 in await migrate(conn, SCHEMA)
+        rows = await conn.fetch("SELECT id, roster_club_id, profile_public FROM players ORDER BY id")
+        assert [tuple(r) for r in rows] == [(pupil, school, False), (grown, None, True)]
+    finally:
+        await conn.close()
