@@ -12,7 +12,7 @@ from litestar.datastructures import CacheControlHeader
 from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
-from .communities import clubs, exports, organisers, roster
+from .communities import clubs, exports, organisers, privacy, roster
 from .competitions import practice, profiles, teams
 from .competitions.analysis import routes as analysis
 from .competitions.series import routes as series
@@ -44,6 +44,7 @@ ROUTES: list[ControllerRouterHandler] = [
     *organisers.ROUTES,  # the owner's organisers
     *clubs.ROUTES,  # clubs, their organisers, members and invite code
     *roster.ROUTES,  # a club's member accounts from a list
+    *privacy.ROUTES,  # a profile made public or private, by the player or the club that made it
     *exports.ROUTES,  # standings and club results as CSV
     *profiles.ROUTES,  # a player's public profile: ratings and latest results
     *series.ROUTES,  # series: seasons and leagues, their tournaments and table

@@ -25,6 +25,8 @@ from ..communities.messages import (
     Organiser,
     OrganiserCreate,
     OrganiserCreated,
+    ProfileShown,
+    ProfileVisibility,
     Roster,
     RosterNames,
 )
@@ -82,6 +84,8 @@ def json_schema() -> dict[str, Any]:
             RosterNames,
             Roster,
             PlayerProfile,
+            ProfileVisibility,
+            ProfileShown,
             MemberCode,
             Health,
             ErrorBody,

@@ -1,5 +1,5 @@
 """Clubs: creating one, its organisers, its members (list, join by invite code) and the invite
-code; a member's sign-in code replaced."""
+code; a member's sign-in code replaced (by the club whose roster made the account only)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,14 @@ from ..lib.passwords import hash_secret
 from ..lib.tokens import same_secret
 from ..operations.openapi import ORGANISER, PLAYER, errors
 from ..players.auth import require_player
+from ..players.signouts import signouts_of
 from . import messages as m
 from . import store
 from .codes import new_code, new_invite
 from .identity import NOBODY, Viewer, organiser_guard, viewer_of
 
 NO_STORE = {"Cache-Control": "no-store"}
+CHOSE_PASSWORD = "this member signs in with a password, not a code"
 
 
 def club_out(row: Any) -> m.Club:
@@ -164,6 +166,21 @@ async def join_club(request: Request[Any, Any, Any], club_id: int, data: m.ClubJ
     return club_out(await find_club(request, club_id))
 
 
+async def club_member(request: Request[Any, Any, Any], club_id: int, player_id: int, doing: str) -> Any:
+    """A member the caller may manage the account of: the club's organiser (403), the member in the
+    club (404), and the account made by this club's roster (403: only that club manages it)."""
+    await managed_club(request, club_id)
+    db = core_of(request).db
+    member = await store.player(db, player_id) if valid_id(player_id) else None
+    if member is None or not await store.is_member(db, club_id, player_id):
+        raise NotFoundException(f"no member {player_id} in club {club_id}")
+    if member["roster_club_id"] != club_id:
+        raise PermissionDeniedException(
+            f"member {player_id} was not made by this club's roster: only the club that made the account {doing}"
+        )
+    return member
+
+
 @post(
     "/api/clubs/{club_id:int}/members/{player_id:int}/code",
     status_code=200,
@@ -172,17 +189,17 @@ async def join_club(request: Request[Any, Any, Any], club_id: int, data: m.ClubJ
     responses=errors(401, 403, 404, 409),
 )
 async def replace_code(request: Request[Any, Any, Any], club_id: int, player_id: int) -> m.MemberCode:
-    """A club's organiser: a member made from a roster gets a new sign-in code (shown once); the
-    old one stops working. A member who chose a password keeps it: 409."""
-    await managed_club(request, club_id)
-    db = core_of(request).db
-    member = await store.player(db, player_id) if valid_id(player_id) else None
-    if member is None or not await store.is_member(db, club_id, player_id):
-        raise NotFoundException(f"no member {player_id} in club {club_id}")
+    """The organiser of the club whose roster made the member (403 for another club it joined): a
+    new sign-in code (shown once); the old one stops working and every session the member had ends,
+    on every server process. A member who chose a password keeps it: 409."""
+    member = await club_member(request, club_id, player_id, "replaces its code")
     if member["code_hash"] is None:
-        raise HTTPException(status_code=409, detail="this member signs in with a password, not a code")
+        raise HTTPException(status_code=409, detail=CHOSE_PASSWORD)
     code = new_code()
-    await store.set_code(db, player_id, await asyncio.to_thread(hash_secret, code))
+    ended = await store.replace_code(core_of(request).db, player_id, await asyncio.to_thread(hash_secret, code))
+    if ended is None:  # it chose a password while its code was hashed
+        raise HTTPException(status_code=409, detail=CHOSE_PASSWORD)
+    await signouts_of(request).ended(ended)
     return m.MemberCode(player_id=player_id, name=member["name"], handle=member["handle"], code=code)
 
 

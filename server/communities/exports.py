@@ -1,10 +1,8 @@
-"""Exports as CSV (Python's csv module): a tournament's standings, and a club's members with their
-results in the club's tournaments."""
+"""Exports as CSV (Python's csv module, cells a spreadsheet would run quoted: lib.csv_cells): a
+tournament's standings, and a club's members with their results in the club's tournaments."""
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from litestar import Request, Response, get
@@ -13,6 +11,7 @@ from litestar.exceptions import HTTPException, NotFoundException, PermissionDeni
 from spidertour.engine import EngineError, Settings
 
 from ..core import core_of
+from ..lib.csv_cells import csv_text
 from ..lib.http import json_error, valid_id
 from ..operations.openapi import ORGANISER, errors
 from ..play.deals import deal_count, scoring_of
@@ -63,12 +62,8 @@ def result_cells(row: Any) -> list[Any]:
 
 
 def csv_response(header: tuple[str, ...], lines: list[list[Any]], filename: str) -> Response[str]:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(header)
-    writer.writerows(["" if cell is None else cell for cell in line] for line in lines)
     return Response(
-        out.getvalue(),
+        csv_text(header, lines),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"},
     )

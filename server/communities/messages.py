@@ -68,6 +68,19 @@ class Member(Struct):
     name: str
     handle: str | None
     joined_at: datetime
+    roster: bool  # made by this club's roster: the club replaces its code and may make its profile public
+    profile_public: bool  # false: its profile is shown to itself and its clubs only
+
+
+class ProfileVisibility(Struct, forbid_unknown_fields=True):
+    """A player's profile made public (anyone reads it) or private (itself and its clubs only)."""
+
+    public: bool
+
+
+class ProfileShown(Struct):
+    player_id: int
+    public: bool
 
 
 class RosterNames(Struct, forbid_unknown_fields=True):

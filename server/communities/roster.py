@@ -13,6 +13,7 @@ from litestar import Request, Response, post
 from litestar.exceptions import HTTPException
 
 from ..core import core_of
+from ..lib.csv_cells import csv_text
 from ..lib.http import strict_body
 from ..lib.passwords import hash_secret
 from ..operations.openapi import ORGANISER, errors
@@ -124,12 +125,8 @@ async def hashed(codes: list[str]) -> list[str]:
 
 
 def as_csv(members: list[m.MemberCode]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(SHEET)
-    for member in members:
-        writer.writerow([member.player_id, member.name, member.handle, member.code])
-    return out.getvalue()
+    """The code sheet, its names and handles quoted where a spreadsheet would run them."""
+    return csv_text(SHEET, [[member.player_id, member.name, member.handle, member.code] for member in members])
 
 
 @post(

@@ -99,7 +99,8 @@ async def set_invite(db: asyncpg.Pool, club_id: int, invite: str) -> None:
 
 async def members(db: asyncpg.Pool, club_id: int) -> list[asyncpg.Record]:
     return await db.fetch(
-        """SELECT p.id AS player_id, p.name, p.handle, m.joined_at
+        """SELECT p.id AS player_id, p.name, p.handle, m.joined_at,
+                  coalesce(p.roster_club_id = m.club_id, false) AS roster, p.profile_public
              FROM club_members m JOIN players p ON p.id = m.player_id
             WHERE m.club_id = $1 ORDER BY p.name, p.id""",
         club_id,
@@ -118,11 +119,30 @@ async def join_club(db: asyncpg.Pool, club_id: int, player_id: int) -> None:
 
 
 async def player(db: asyncpg.Pool, player_id: int) -> asyncpg.Record | None:
-    return await db.fetchrow("SELECT id, name, handle, code_hash FROM players WHERE id = $1", player_id)
+    return await db.fetchrow(
+        "SELECT id, name, handle, code_hash, roster_club_id, profile_public FROM players WHERE id = $1", player_id
+    )
 
 
-async def set_code(db: asyncpg.Pool, player_id: int, code_hash: str) -> None:
-    await db.execute("UPDATE players SET code_hash = $2 WHERE id = $1", player_id, code_hash)
+async def replace_code(db: asyncpg.Pool, player_id: int, code_hash: str) -> list[int] | None:
+    """The member's new code, and every session it had ended (opened with the old code): their ids.
+    None, changing nothing, when the member has no code any more (it chose a password meanwhile)."""
+    async with db.acquire() as conn, conn.transaction():
+        done = await conn.fetchval(
+            "UPDATE players SET code_hash = $2 WHERE id = $1 AND code_hash IS NOT NULL RETURNING id",
+            player_id,
+            code_hash,
+        )
+        if done is None:
+            return None
+        rows = await conn.fetch(
+            "UPDATE sessions SET ended_at = now() WHERE player_id = $1 AND ended_at IS NULL RETURNING id", player_id
+        )
+        return [r["id"] for r in rows]
+
+
+async def set_profile_public(db: asyncpg.Pool, player_id: int, public: bool) -> None:
+    await db.execute("UPDATE players SET profile_public = $2 WHERE id = $1", player_id, public)
 
 
 async def taken_handles(db: Db, handles: list[str]) -> set[str]:
@@ -138,11 +158,13 @@ async def create_members(db: asyncpg.Pool, club_id: int, people: list[tuple[str,
         if taken:
             return sorted(taken)[0]
         rows = await conn.fetch(
-            """INSERT INTO players (name, handle, code_hash)
-               SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ORDER BY 1 RETURNING id, handle""",
+            """INSERT INTO players (name, handle, code_hash, roster_club_id, profile_public)
+               SELECT n, h, c, $4, false FROM unnest($1::text[], $2::text[], $3::text[]) AS u (n, h, c)
+                ORDER BY 1 RETURNING id, handle""",
             [p[0] for p in people],
             [p[1] for p in people],
             [p[2] for p in people],
+            club_id,
         )
         ids = {r["handle"]: r["id"] for r in rows}
         ordered = [ids[handle] for _, handle, _ in people]

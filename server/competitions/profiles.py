@@ -1,5 +1,9 @@
 """A player's public profile: its name and handle, its rating in every game it was rated in, and
-its latest results. Nothing secret: no token, session, code or password is read here."""
+its latest results. Nothing secret: no token, session, code or password is read here.
+
+A private profile (a roster's accounts start private: communities.privacy) is read by the player,
+the owner and its clubs only; anyone else gets the 404 of a missing player. Its latest results name
+an unlisted tournament only to a caller who sees it in the tournaments' list (or the player itself)."""
 
 from __future__ import annotations
 
@@ -10,6 +14,8 @@ from litestar import Request, get
 from litestar.exceptions import NotFoundException
 from msgspec import Struct
 
+from ..communities.identity import viewer_of
+from ..communities.privacy import may_see_profile
 from ..core import core_of
 from ..lib.http import valid_id
 from ..operations.openapi import errors
@@ -47,17 +53,22 @@ class PlayerProfile(Struct):
     id: int
     name: str
     handle: str | None
+    public: bool  # false: shown to the player itself and its clubs only
     ratings: dict[str, GameRating]  # keyed "variant/suits", e.g. "spider78/2"
     recent: list[ProfileResult]  # the latest results, newest first
 
 
 @get("/api/players/{player_id:int}", responses=errors(404))
 async def player_profile(request: Request[Any, Any, Any], player_id: int) -> PlayerProfile:
-    """Anyone: a player's public profile: name, handle, ratings per game and its latest 20 results."""
+    """Anyone: a player's public profile: name, handle, ratings per game and its latest 20 results.
+    A private one (a roster's accounts start so) only for the player and its clubs: 404 for others."""
     db = core_of(request).db
     found = await store.profile_player(db, player_id) if valid_id(player_id) else None
-    if found is None:
+    viewer = await viewer_of(request)
+    if found is None or not await may_see_profile(db, viewer, player_id, found["profile_public"]):
         raise NotFoundException(f"no player {player_id}")
+    everything = viewer.owner or viewer.player_id == player_id
+    seen = (everything, viewer.organiser_id, viewer.clubs)
     ratings = {}
     for row in await store.ratings_of(db, player_id):
         rating = Rating(row["mu"], row["sigma"], row["games"])
@@ -73,9 +84,16 @@ async def player_profile(request: Request[Any, Any, Any], player_id: int) -> Pla
             finished_at=r["finished_at"],
             rating=None if r["mu"] is None else ordinal(Rating(r["mu"], r["sigma"], 0)),
         )
-        for r in await store.recent_results(db, player_id, RECENT)
+        for r in await store.recent_results(db, player_id, RECENT, seen)
     ]
-    return PlayerProfile(id=found["id"], name=found["name"], handle=found["handle"], ratings=ratings, recent=recent)
+    return PlayerProfile(
+        id=found["id"],
+        name=found["name"],
+        handle=found["handle"],
+        public=found["profile_public"],
+        ratings=ratings,
+        recent=recent,
+    )
 
 
 ROUTES = [player_profile]

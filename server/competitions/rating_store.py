@@ -112,12 +112,15 @@ async def ratings_of(db: Db, player_id: int) -> list[asyncpg.Record]:
 
 
 async def profile_player(db: Db, player_id: int) -> asyncpg.Record | None:
-    return await db.fetchrow("SELECT id, name, handle FROM players WHERE id = $1", player_id)
+    return await db.fetchrow("SELECT id, name, handle, profile_public FROM players WHERE id = $1", player_id)
 
 
-async def recent_results(db: Db, player_id: int, limit: int) -> list[asyncpg.Record]:
+async def recent_results(
+    db: Db, player_id: int, limit: int, seen: tuple[bool, int | None, list[int]]
+) -> list[asyncpg.Record]:
     """The player's latest ranked results in finished tournaments, newest first, with the rating
-    each rated one left it with."""
+    each rated one left it with. ``seen``: (every one, an organiser's own, clubs' ones) besides the
+    listed tournaments: an unlisted one is shown only to those who see it in the tournaments' list."""
     return await db.fetch(
         """SELECT t.id AS tournament_id, t.name AS tournament, t.finished_at, t.settings, s.rank, s.final_score,
                   (SELECT count(*) FROM standings a WHERE a.tournament_id = t.id) AS entrants,
@@ -125,7 +128,9 @@ async def recent_results(db: Db, player_id: int, limit: int) -> list[asyncpg.Rec
              FROM standings s JOIN tournaments t ON t.id = s.tournament_id
              LEFT JOIN rating_history h ON h.tournament_id = s.tournament_id AND h.player_id = s.player_id
             WHERE s.player_id = $1 AND t.finished_at IS NOT NULL AND t.cancelled_at IS NULL
+              AND (t.listed OR $3::boolean OR t.organiser_id = $4::bigint OR t.club_id = ANY($5::bigint[]))
             ORDER BY t.finished_at DESC, t.id DESC LIMIT $2""",
         player_id,
         limit,
+        *seen,
     )

@@ -42,7 +42,7 @@ class Series(Struct):
     best_of: int | None
     club: ClubRef | None  # only this club's tournaments join
     organiser: OrganiserRef | None  # who runs it; null: the owner
-    tournaments: list[int]  # every tournament in it, oldest first
+    tournaments: list[int]  # its tournaments, oldest first (an unlisted one for those who see it listed)
 
 
 class SeriesStanding(Struct):

@@ -23,7 +23,9 @@ from .points import Result, table
 COLUMNS = ("player_id", "player", "handle", "points", "counted", "played", "best_rank")
 
 
-def series_out(row: Any) -> m.Series:
+def series_out(row: Any, viewer: Viewer) -> m.Series:
+    """The series as this caller sees it: an unlisted tournament of it only for those who see it in
+    the tournaments' list (its organisers and its club's members)."""
     return m.Series(
         id=row["id"],
         name=row["name"],
@@ -33,7 +35,7 @@ def series_out(row: Any) -> m.Series:
         organiser=None
         if row["organiser_id"] is None
         else m.OrganiserRef(id=row["organiser_id"], name=row["organiser_name"]),
-        tournaments=list(row["tournaments"]),
+        tournaments=[t["id"] for t in row["tournaments"] if viewer.sees(t["listed"], t["organiser_id"], t["club_id"])],
     )
 
 
@@ -61,7 +63,7 @@ async def create_series(request: Request[Any, Any, Any], data: m.SeriesCreate) -
     viewer = await viewer_of(request)
     await require_club_use(db, viewer, data.club)
     series_id = await store.create_series(db, name, data.points, data.best_of, data.club, viewer.organiser_id)
-    return series_out(await find_series(db, series_id))
+    return series_out(await find_series(db, series_id), viewer)
 
 
 @get("/api/series", responses=errors(400))
@@ -76,13 +78,14 @@ async def list_series(
     viewer = await viewer_of(request)
     clubs = sorted(viewer.organised) if mine else viewer.clubs
     seen = (viewer.owner, not mine, viewer.organiser_id, clubs)
-    return [series_out(r) for r in await store.every_series(core_of(request).db, limit, offset, seen)]
+    return [series_out(r, viewer) for r in await store.every_series(core_of(request).db, limit, offset, seen)]
 
 
 @get("/api/series/{series_id:int}", responses=errors(404))
 async def get_series(request: Request[Any, Any, Any], series_id: int) -> m.Series:
-    """Anyone: a series, its points rule and its tournaments."""
-    return series_out(await find_series(core_of(request).db, series_id))
+    """Anyone: a series, its points rule and its tournaments (an unlisted one only for those who see
+    it in the tournaments' list)."""
+    return series_out(await find_series(core_of(request).db, series_id), await viewer_of(request))
 
 
 @post(
@@ -112,7 +115,7 @@ async def add_tournament(request: Request[Any, Any, Any], series_id: int, data: 
         current = await store.tournament(db, data.tournament)
         where = "this series" if current is not None and current["series_id"] == series_id else "another series"
         raise HTTPException(status_code=409, detail=f"tournament {data.tournament} is in {where} already")
-    return series_out(await find_series(db, series_id))
+    return series_out(await find_series(db, series_id), viewer)
 
 
 async def standing_rows(db: asyncpg.Pool, series_id: int) -> list[m.SeriesStanding]:

@@ -13,8 +13,10 @@ SERIES_SQL = """
     SELECT s.id, s.name, s.points, s.best_of, s.club_id, s.organiser_id,
            (SELECT c.name FROM clubs c WHERE c.id = s.club_id) AS club_name,
            (SELECT o.name FROM organisers o WHERE o.id = s.organiser_id) AS organiser_name,
-           coalesce((SELECT array_agg(t.id ORDER BY t.opens_at, t.id) FROM tournaments t WHERE t.series_id = s.id),
-                    '{}'::bigint[]) AS tournaments
+           coalesce((SELECT jsonb_agg(jsonb_build_object('id', t.id, 'listed', t.listed, 'organiser_id',
+                                                         t.organiser_id, 'club_id', t.club_id)
+                                      ORDER BY t.opens_at, t.id)
+                       FROM tournaments t WHERE t.series_id = s.id), '[]'::jsonb) AS tournaments
       FROM series s"""
 
 

@@ -32,6 +32,7 @@ ORGANISER_ROUTES = {
     ("post", "/api/clubs/{club_id}/invite"),
     ("post", "/api/clubs/{club_id}/roster"),
     ("post", "/api/clubs/{club_id}/members/{player_id}/code"),
+    ("patch", "/api/clubs/{club_id}/members/{player_id}/profile"),
     ("get", "/api/clubs/{club_id}/results.csv"),
     ("post", "/api/series"),
     ("post", "/api/series/{series_id}/tournaments"),
@@ -39,6 +40,7 @@ ORGANISER_ROUTES = {
 PLAYER_ROUTES = {
     ("post", "/api/tournaments/{tournament_id}/entries"),
     ("get", "/api/me/entries"),
+    ("patch", "/api/me/profile"),
     ("post", "/api/tournaments/{tournament_id}/practice"),
     ("get", "/api/me/practice"),
     ("post", "/api/clubs/{club_id}/members"),

@@ -42,6 +42,23 @@ export function mount(main, id) {
         el("td", { class: "num", "data-field": "rating", "data-label": "rating" }, r.rating === null ? "unrated" : rounded(r.rating)))))));
   }
 
+  /** On the player's own profile: who may read it, and a button to change that. */
+  function visibility(profile) {
+    const line = el("p", { class: "muted", "data-field": "visibility" });
+    const show = (open) => line.replaceChildren(
+      open ? "Your public profile. " : "Your profile is private: only you and your clubs see it. ",
+      el("button", { class: "btn small ghost", type: "button", "data-action": "profile-visibility", onclick: async () => {
+        try {
+          show((await api.showProfile(!open)).public);
+        } catch (err) {
+          line.append(el("span", { class: "error" }, ` ${explain(err)}`));
+        }
+      } }, open ? "Make it private" : "Make it public"),
+      " ", el("a", { href: "#/me" }, "My page"));
+    show(profile.public);
+    return line;
+  }
+
   async function load() {
     let profile;
     try {
@@ -56,7 +73,7 @@ export function mount(main, id) {
     fill(page,
       el("h1", {}, el("span", { "data-field": "name" }, profile.name),
         profile.handle ? el("small", { class: "muted handle", "data-field": "handle" }, ` @${profile.handle}`) : null),
-      me && me.id === profile.id ? el("p", { class: "muted" }, "Your public profile. ", el("a", { href: "#/me" }, "My page")) : null,
+      me && me.id === profile.id ? visibility(profile) : null,
       el("h2", {}, "Ratings"), ratingsTable(profile.ratings),
       el("p", { class: "muted small" }, "A rating is mu \u2212 3 sigma of the OpenSkill model: it rises as results confirm it."),
       el("h2", {}, "Latest results"), resultsTable(profile.recent));

@@ -2,7 +2,7 @@
 // final standings of its finished tournaments), the points rule in words, its tournaments with
 // links, and the table as CSV.
 
-import { api } from "../lib/api.js";
+import { adminToken, api, player } from "../lib/api.js";
 import { el, explain, fill, ordinal, statusName, when } from "../lib/ui.js";
 
 /** The points rule and best-of, in words. */
@@ -42,6 +42,12 @@ function tournamentList(tours) {
   }));
 }
 
+/** The caller's token, so that its organisers and its club's members see the series' unlisted tournaments. */
+function caller() {
+  const tok = adminToken() || (player() || {}).token;
+  return tok ? { authorization: `Bearer ${tok}` } : {};
+}
+
 export function mount(main, idText) {
   const id = Number(idText);
   const page = el("section", { class: "page narrow-page series-page", "data-series": id });
@@ -52,7 +58,7 @@ export function mount(main, idText) {
     let rows;
     try {
       [series, rows] = await Promise.all([
-        fetch(`/api/series/${id}`).then(answer), fetch(`/api/series/${id}/standings`).then(answer)]);
+        fetch(`/api/series/${id}`, { headers: caller() }).then(answer), fetch(`/api/series/${id}/standings`).then(answer)]);
     } catch (err) {
       fill(page, el("h1", {}, "Series"), el("p", { class: "error", "data-field": "error" }, explain(err)));
       return;

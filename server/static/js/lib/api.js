@@ -102,8 +102,10 @@ export const api = {
   signOut: () => call("DELETE", "/api/sessions/current", { token: token() }),
   signOutEverywhere: () => call("DELETE", "/api/sessions", { token: token() }),
   club: (id) => call("GET", `/api/clubs/${id}`),
-  /** A player's public profile: ratings per game and latest results. */
-  profile: (id) => call("GET", `/api/players/${id}`),
+  /** A player's profile: ratings per game and latest results (with the token: a private one of the player or its clubs). */
+  profile: (id) => call("GET", `/api/players/${id}`, { token: token() }),
+  /** The player's own profile made public (true) or kept to itself and its clubs (false). */
+  showProfile: (open) => call("PATCH", "/api/me/profile", { body: { public: open }, token: token() }),
   clubMembers: (id) => call("GET", `/api/clubs/${id}/members`, { token: token() }),
   joinClub: (id, invite) => call("POST", `/api/clubs/${id}/members`, { body: { invite }, token: token() }),
   async myEntries(tok = token()) {

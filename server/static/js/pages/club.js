@@ -117,7 +117,8 @@ export function mount(main, idText, sub) {
   function membersTable(members, organiser) {
     const rows = members.map((m) => el("tr", { "data-member": m.player_id },
       el("td", {}, m.name), el("td", { "data-field": "handle" }, m.handle ? `@${m.handle}` : "–"),
-      organiser ? el("td", { "data-field": "code" }, el("button", { class: "btn small", type: "button",
+      // Only the club whose roster made the account gives it a new code.
+      organiser ? el("td", { "data-field": "code" }, !m.roster ? "–" : el("button", { class: "btn small", type: "button",
         "data-action": "new-code", onclick: async (e) => {
           const out = await act(() => api.admin("POST", `/api/clubs/${id}/members/${m.player_id}/code`));
           if (!out) return;
