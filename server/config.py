@@ -86,6 +86,10 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     external_jwt_key: str | None = None  # an HS256 secret, or a PEM public key (RS256 or ES256)
     external_jwt_issuer: str | None = None
     external_jwt_audience: str | None = None
+    # What one organiser may have at once (the owner: no limit); past it, creating another is 409.
+    schedules_per_organiser: Annotated[int, Meta(ge=1, le=1_000_000)] = 50  # running (not stopped) schedules
+    clubs_per_organiser: Annotated[int, Meta(ge=1, le=1_000_000)] = 200  # clubs it organises
+    series_per_organiser: Annotated[int, Meta(ge=1, le=1_000_000)] = 200
     # Not read from the environment:
     max_message_bytes: int = 4096  # larger play/watch messages are refused with an error
     flood_limit: int = 64  # messages waiting unanswered: past this the connection is cut off
@@ -206,4 +210,7 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "EXTERNAL_JWT_KEY": ("external_jwt_key", "an HS256 secret or a PEM public key"),
     "EXTERNAL_JWT_ISSUER": ("external_jwt_issuer", "the host site's issuer (iss)"),
     "EXTERNAL_JWT_AUDIENCE": ("external_jwt_audience", "this server's audience (aud)"),
+    "SCHEDULES_PER_ORGANISER": ("schedules_per_organiser", f"{_WHOLE} from 1"),
+    "CLUBS_PER_ORGANISER": ("clubs_per_organiser", f"{_WHOLE} from 1"),
+    "SERIES_PER_ORGANISER": ("series_per_organiser", f"{_WHOLE} from 1"),
 }
