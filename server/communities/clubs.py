@@ -128,8 +128,10 @@ async def add_organiser(request: Request[Any, Any, Any], club_id: int, data: m.C
 async def list_members(request: Request[Any, Any, Any], club_id: int) -> list[m.Member]:
     """The club's organisers and members: every member, by name."""
     viewer = await viewer_of(request)
-    if viewer == NOBODY:  # no token, or one nobody holds: 401 before anything else
-        raise HTTPException(status_code=401, detail="the club's organisers and members only: send a token")
+    if viewer == NOBODY:  # no token (401), or one nobody holds (403), before anything else
+        if "authorization" not in request.headers:
+            raise HTTPException(status_code=401, detail="the club's organisers and members only: send a token")
+        raise PermissionDeniedException("the club's organisers and members only")
     await find_club(request, club_id)
     if not (viewer.owner or club_id in viewer.organised or club_id in viewer.member_of):
         raise PermissionDeniedException("the club's organisers and members only")
