@@ -93,6 +93,10 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     header_timeout: Annotated[float, Meta(gt=0, le=3600)] = 10.0
     body_timeout: Annotated[float, Meta(gt=0, le=3600)] = 30.0
     websockets_per_address: Annotated[int, Meta(ge=1, le=1_000_000_000)] = 500
+    # What one organiser may have at once (the owner: no limit); past it, creating another is 409.
+    schedules_per_organiser: Annotated[int, Meta(ge=1, le=1_000_000)] = 50  # running (not stopped) schedules
+    clubs_per_organiser: Annotated[int, Meta(ge=1, le=1_000_000)] = 200  # clubs it organises
+    series_per_organiser: Annotated[int, Meta(ge=1, le=1_000_000)] = 200
     # Not read from the environment:
     max_message_bytes: int = 4096  # larger play/watch messages are refused with an error
     flood_limit: int = 64  # messages waiting unanswered: past this the connection is cut off
@@ -216,4 +220,7 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "HEADER_TIMEOUT": ("header_timeout", "seconds above 0, at most 3600"),
     "BODY_TIMEOUT": ("body_timeout", "seconds above 0, at most 3600"),
     "WEBSOCKETS_PER_ADDRESS": ("websockets_per_address", f"{_WHOLE} from 1"),
+    "SCHEDULES_PER_ORGANISER": ("schedules_per_organiser", f"{_WHOLE} from 1"),
+    "CLUBS_PER_ORGANISER": ("clubs_per_organiser", f"{_WHOLE} from 1"),
+    "SERIES_PER_ORGANISER": ("series_per_organiser", f"{_WHOLE} from 1"),
 }

@@ -4,11 +4,14 @@ code; a member's sign-in code replaced (by the club whose roster made the accoun
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from litestar import Request, get, post
-from litestar.exceptions import HTTPException, NotFoundException, PermissionDeniedException
+from litestar.connection import ASGIConnection
+from litestar.exceptions import HTTPException, NotAuthorizedException, NotFoundException, PermissionDeniedException
+from litestar.handlers import BaseRouteHandler
+from litestar.params import Parameter
 
 from ..core import core_of
 from ..fairplay.limits import limit_guard
@@ -16,12 +19,12 @@ from ..lib.http import printable, strict_body, valid_id
 from ..lib.passwords import hash_secret
 from ..lib.tokens import same_secret
 from ..operations.openapi import ORGANISER, PLAYER, errors
-from ..players.auth import require_player
+from ..players.auth import player_guard
 from ..players.signouts import signouts_of
 from . import messages as m
 from . import store
 from .codes import new_code, new_invite
-from .identity import NOBODY, Viewer, organiser_guard, viewer_of
+from .identity import NOBODY, Viewer, limit_reached, organiser_guard, viewer_of
 
 NO_STORE = {"Cache-Control": "no-store"}
 CHOSE_PASSWORD = "this member signs in with a password, not a code"
@@ -55,25 +58,43 @@ async def managed_club(request: Request[Any, Any, Any], club_id: int) -> Any:
     return row
 
 
-@post("/api/clubs", status_code=201, guards=[organiser_guard], security=ORGANISER, responses=errors(400, 401, 403, 415))
+@post(
+    "/api/clubs",
+    status_code=201,
+    guards=[organiser_guard],
+    security=ORGANISER,
+    responses=errors(400, 401, 403, 409, 415),
+)
 async def create_club(request: Request[Any, Any, Any], data: m.ClubCreate) -> m.Club:
     """Organiser (or the owner): a new club, organised by its creator."""
     data = await strict_body(request, m.ClubCreate)
     name = printable(data.name)
     viewer = await viewer_of(request)
-    club_id = await store.create_club(core_of(request).db, name, new_invite(), viewer.organiser_id)
+    core = core_of(request)
+    most = core.config.clubs_per_organiser
+    club_id = await store.create_club(core.db, name, new_invite(), viewer.organiser_id, most)
+    if club_id is None:
+        raise limit_reached("clubs", most)
     return club_out(await find_club(request, club_id))
 
 
-@get("/api/clubs", security=[*ORGANISER, *PLAYER], responses=errors(401))
-async def my_clubs(request: Request[Any, Any, Any]) -> list[m.Club]:
-    """The caller's clubs: those an organiser organises (every club for the owner), those a player
-    belongs to; by name."""
+async def known_guard(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    """Guard: any caller the server knows (401 before the query or body is looked at)."""
+    if await viewer_of(connection) == NOBODY:
+        raise NotAuthorizedException("send a token: an organiser's, the admin token or a player's")
+
+
+@get("/api/clubs", security=[*ORGANISER, *PLAYER], guards=[known_guard], responses=errors(400, 401))
+async def my_clubs(
+    request: Request[Any, Any, Any],
+    offset: Annotated[int, Parameter(ge=0, le=1_000_000)] = 0,
+    limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
+) -> list[m.Club]:
+    """The caller's clubs, by name, a page at a time (?offset=0&limit=100): those an organiser
+    organises (every club for the owner), those a player belongs to."""
     viewer = await viewer_of(request)
-    if viewer == NOBODY:
-        raise HTTPException(status_code=401, detail="send a token: an organiser's, the admin token or a player's")
     ids = None if viewer.owner else sorted(viewer.organised if viewer.organiser else viewer.member_of)
-    return [club_out(r) for r in await store.clubs(core_of(request).db, ids)]
+    return [club_out(r) for r in await store.clubs(core_of(request).db, ids, limit, offset)]
 
 
 @get("/api/clubs/{club_id:int}", responses=errors(404))
@@ -108,11 +129,13 @@ async def add_organiser(request: Request[Any, Any, Any], club_id: int, data: m.C
 )
 async def list_members(request: Request[Any, Any, Any], club_id: int) -> list[m.Member]:
     """The club's organisers and members: every member, by name."""
-    await find_club(request, club_id)
     viewer = await viewer_of(request)
-    if not (viewer.owner or club_id in viewer.organised or club_id in viewer.member_of):
+    if viewer == NOBODY:  # no token (401), or one nobody holds (403), before anything else
         if "authorization" not in request.headers:
             raise HTTPException(status_code=401, detail="the club's organisers and members only: send a token")
+        raise PermissionDeniedException("the club's organisers and members only")
+    await find_club(request, club_id)
+    if not (viewer.owner or club_id in viewer.organised or club_id in viewer.member_of):
         raise PermissionDeniedException("the club's organisers and members only")
     return [m.Member(**dict(r)) for r in await store.members(core_of(request).db, club_id)]
 
@@ -148,12 +171,12 @@ async def rotate_invite(request: Request[Any, Any, Any], club_id: int) -> m.Invi
     "/api/clubs/{club_id:int}/members",
     status_code=201,
     security=PLAYER,
-    guards=[limit_guard("join")],
+    guards=[limit_guard("join"), player_guard],
     responses=errors(400, 401, 403, 404, 415, 429),
 )
 async def join_club(request: Request[Any, Any, Any], club_id: int, data: m.ClubJoin) -> m.Club:
     """A player with an account: join the club with its invite code (limited per client address)."""
-    player = await require_player(request)
+    player = request.state.player  # player_guard's: 401 before the body is read
     data = await strict_body(request, m.ClubJoin)
     db = core_of(request).db
     row = await find_club(request, club_id)

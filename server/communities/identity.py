@@ -108,6 +108,19 @@ async def organiser_guard(connection: ASGIConnection[Any, Any, Any, Any], _: Bas
         raise PermissionDeniedException(NEEDED)
 
 
+# What an organiser is told when it has as many of a kind as it may (``*_PER_ORGANISER``).
+_FULL = {
+    "schedules": "running schedules: stop one first",
+    "clubs": "clubs",
+    "series": "series",
+}
+
+
+def limit_reached(what: str, most: int) -> HTTPException:
+    """409: the organiser has as many ``what`` as an organiser may (the owner has no limit)."""
+    return HTTPException(status_code=409, detail=f"an organiser may have at most {most} {_FULL[what]}")
+
+
 def require_manage(viewer: Viewer, row: Any, what: str = "tournament") -> None:
     """403 ``not your tournament`` (or schedule, club) unless the caller manages this row."""
     if not viewer.manages(row["organiser_id"], row["club_id"]):

@@ -28,16 +28,37 @@ async def organiser(db: Db, organiser_id: int) -> asyncpg.Record | None:
 
 
 async def revoke_organiser(db: asyncpg.Pool, organiser_id: int) -> asyncpg.Record | None:
-    """Revoke now (a revoked one stays revoked, at its first time); None: no such organiser."""
-    return await db.fetchrow(
-        """UPDATE organisers SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1
-           RETURNING id, name, created_at, revoked_at""",
-        organiser_id,
-    )
+    """Revoke now (a revoked one stays revoked, at its first time) and stop its schedules; None: no
+    such organiser."""
+    async with db.acquire() as conn, conn.transaction():
+        row = await conn.fetchrow(
+            """UPDATE organisers SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1
+               RETURNING id, name, created_at, revoked_at""",
+            organiser_id,
+        )
+        if row is not None:
+            await conn.execute("UPDATE schedules SET active = false WHERE organiser_id = $1 AND active", organiser_id)
+        return row
 
 
 async def organiser_by_token(db: asyncpg.Pool, token_hash: bytes) -> asyncpg.Record | None:
     return await db.fetchrow("SELECT id, name FROM organisers WHERE token_hash = $1 AND revoked_at IS NULL", token_hash)
+
+
+# What an organiser has of each kind, as its limits count them (the organiser: $1).
+HELD_SQL = {
+    "schedules": "SELECT count(*) FROM schedules WHERE organiser_id = $1 AND active",
+    "clubs": "SELECT count(*) FROM club_organisers WHERE organiser_id = $1",
+    "series": "SELECT count(*) FROM series WHERE organiser_id = $1",
+}
+
+
+async def held(conn: Db, organiser_id: int, what: str) -> int:
+    """How many ``what`` the organiser has, its row locked until the transaction ends: two creations
+    of one organiser are counted one after the other, never both against the same count."""
+    await conn.execute("SELECT 1 FROM organisers WHERE id = $1 FOR UPDATE", organiser_id)
+    count: int = await conn.fetchval(HELD_SQL[what], organiser_id)
+    return count
 
 
 async def organised_clubs(db: asyncpg.Pool, organiser_id: int) -> list[int]:
@@ -53,8 +74,11 @@ async def member_clubs(db: asyncpg.Pool, player_id: int) -> list[int]:
 # ----------------------------------------------------------------------------- clubs
 
 
-async def create_club(db: asyncpg.Pool, name: str, invite: str, organiser_id: int | None) -> int:
+async def create_club(db: asyncpg.Pool, name: str, invite: str, organiser_id: int | None, most: int) -> int | None:
+    """The new club's id; None when the organiser organises ``most`` clubs already (nothing made)."""
     async with db.acquire() as conn, conn.transaction():
+        if organiser_id is not None and await held(conn, organiser_id, "clubs") >= most:
+            return None
         club_id: int = await conn.fetchval(
             "INSERT INTO clubs (name, invite_code) VALUES ($1, $2) RETURNING id", name, invite
         )
@@ -76,12 +100,14 @@ async def club(db: Db, club_id: int) -> asyncpg.Record | None:
     return await db.fetchrow(f"SELECT {CLUB_COLUMNS} FROM clubs c WHERE c.id = $1", club_id)
 
 
-async def clubs(db: asyncpg.Pool, club_ids: list[int] | None) -> list[asyncpg.Record]:
-    """These clubs (every club for None), by name."""
-    if club_ids is None:
-        return await db.fetch(f"SELECT {CLUB_COLUMNS} FROM clubs c ORDER BY c.name, c.id")
+async def clubs(db: asyncpg.Pool, club_ids: list[int] | None, limit: int, offset: int) -> list[asyncpg.Record]:
+    """A page of these clubs (every club for None), by name."""
     return await db.fetch(
-        f"SELECT {CLUB_COLUMNS} FROM clubs c WHERE c.id = ANY($1::bigint[]) ORDER BY c.name, c.id", club_ids
+        f"""SELECT {CLUB_COLUMNS} FROM clubs c WHERE $1::bigint[] IS NULL OR c.id = ANY($1::bigint[])
+            ORDER BY c.name, c.id LIMIT $2 OFFSET $3""",
+        club_ids,
+        limit,
+        offset,
     )
 
 

@@ -13,9 +13,10 @@ import warnings
 from typing import Any
 
 import asyncpg
-from litestar.exceptions import HTTPException
+from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.types import Scope
 from redis.exceptions import RedisError
+from uvicorn.protocols.utils import ClientDisconnected
 
 from ..storage.pool import UNAVAILABLE
 from .metrics import DB_ERRORS, REDIS_ERRORS
@@ -75,6 +76,8 @@ async def log_exception(exc: Exception, scope: Scope) -> None:
         log.info("%s %s -> %d %s", method, path, exc.status_code, exc.detail)
     elif isinstance(exc, HTTPException) and exc.status_code == 503:  # chosen: a backend out of reach
         log.warning("%s %s -> %d %s", method, path, exc.status_code, exc.detail)
+    elif isinstance(exc, WebSocketDisconnect | ClientDisconnected):  # the client left: nobody to answer
+        log.info("%s %s -> the client left before its answer", method, path)
     elif isinstance(exc, RecursionError) or (isinstance(exc, ValueError) and nul):
         log.info("%s %r -> 4xx %s", method, path, type(exc).__name__)
     elif isinstance(exc, UNAVAILABLE):  # answered 503 (operations.errors): one line, no traceback

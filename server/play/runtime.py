@@ -28,6 +28,7 @@ class Play:
         self.signouts = signouts  # each connection's session, watched for its end
         # entry id -> the events queue of the connection playing it here (one per entry)
         self.sessions: dict[int, asyncio.Queue[Event]] = {}
+        self.db_timeout = config.db_timeout  # a commit's, waiting for a connection included
         self.moves: Batcher[MoveRecord, bool] = Batcher(
             self._commit, max_batch=1000, concurrency=config.commits, interval=config.commit_interval
         )
@@ -36,7 +37,7 @@ class Play:
         """One commit of many games' moves, counted."""
         COMMIT_BATCH.observe(len(batch))
         try:
-            written = await record_moves(self.db, batch)
+            written = await record_moves(self.db, batch, self.db_timeout)
         except Exception:
             DB_ERRORS.inc()
             raise

@@ -22,7 +22,7 @@ from spidertour.engine import TIMED_OUT, EngineError, GameOverError
 from ..core import Core
 from ..fairplay.limits import Limiter
 from ..lib.http import valid_id
-from ..lib.messages import encoder
+from ..lib.messages import encoder, send_text
 from ..lib.tokens import token_hash
 from ..operations.metrics import ACK_SECONDS, DB_ERRORS, REFUSALS
 from ..players.store import player_by_token
@@ -76,8 +76,8 @@ class PlaySession:
     # ------------------------------------------------------------------ plumbing
 
     async def send(self, msg: p.ServerMessage) -> None:
-        if not self.closed:
-            await self.socket.send_data(encoder.encode(msg).decode(), mode="text")
+        if not self.closed:  # a client gone before its answer closes the session quietly
+            self.closed = not await send_text(self.socket, encoder.encode(msg).decode(), f"entry {self.entry_id}")
 
     async def error(self, code: str, reason: str, seq: int | None = None) -> None:
         REFUSALS.labels(code).inc()

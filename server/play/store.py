@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 import asyncpg
@@ -132,16 +133,7 @@ class MoveRecord(NamedTuple):
     time_left: int | None
 
 
-async def record_moves(db: asyncpg.Pool, records: list[MoveRecord]) -> list[bool]:
-    """Commit many games' moves and their entries' new scores in one statement (one transaction).
-
-    A move is written only if its connection still holds the entry (epoch), the entry is still
-    playing and the move is the next one; each answer says whether it was. A batch never holds
-    two moves of one entry (a connection waits for each answer before its next move).
-    """
-    columns = list(zip(*records, strict=True))
-    written = await db.fetch(
-        """WITH i AS (
+RECORD_SQL = """WITH i AS (
                SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::bigint[], $5::text[],
                                     $6::float8[], $7::int[], $8::int[], $9::int[], $10::text[], $11::int[], $12::int[])
                    AS i(entry_id, epoch, n, seq, move, t, score, reveals, sequences, status, final_score, time_left)),
@@ -154,9 +146,25 @@ async def record_moves(db: asyncpg.Pool, records: list[MoveRecord]) -> list[bool
             RETURNING e.id)
            INSERT INTO moves (entry_id, n, seq, move, t)
            SELECT i.entry_id, i.n, i.seq, i.move::jsonb, i.t FROM i JOIN u ON u.id = i.entry_id
-           RETURNING entry_id""",
-        *columns,
-    )
+           RETURNING entry_id"""
+
+
+async def record_moves(db: asyncpg.Pool, records: list[MoveRecord], timeout: float | None = None) -> list[bool]:
+    """Commit many games' moves and their entries' new scores in one statement (one transaction).
+
+    A move is written only if its connection still holds the entry (epoch), the entry is still
+    playing and the move is the next one; each answer says whether it was. A batch never holds
+    two moves of one entry (a connection waits for each answer before its next move).
+
+    The wait for a connection and the statement share ``timeout`` (``DB_TIMEOUT``; None: each has
+    the pool's own): a stalled database fails the commit (TimeoutError) within it, whichever part of
+    it was stalled.
+    """
+    columns = list(zip(*records, strict=True))
+    began = time.monotonic()
+    async with db.acquire(timeout=timeout) as conn:
+        left = None if timeout is None else max(timeout - (time.monotonic() - began), 0.001)
+        written = await conn.fetch(RECORD_SQL, *columns, timeout=left)
     done = {r["entry_id"] for r in written}
     return [r.entry_id in done for r in records]
 

@@ -6,9 +6,10 @@ network path dropping packets) would hold every caller until it answered again. 
 gives up after ``timeout`` seconds (``DB_TIMEOUT``) with asyncpg's own timeouts: a statement
 (``command_timeout``, which also bounds the cancel request asyncpg sends for it), the opening of a
 connection (``timeout``), and the wait for one of the pool's connections (``Pool.acquire``, which
-asyncpg leaves unbounded unless told; ``Pool.fetch`` and the like acquire through it too). A call
-into a stalled database so fails within about two timeouts (the statement's, then its cancel
-request's), three when a connection must be opened first, with ``asyncio.TimeoutError``.
+asyncpg leaves unbounded unless told; ``Pool.fetch`` and the like acquire through it too). The
+cancel request of a statement that timed out is waited for in the background (``Pool.release``),
+so a call into a stalled database fails within about one timeout (the statement's, or the
+connection's opening), with ``asyncio.TimeoutError``.
 
 A statement that timed out may still run on the server when it hears of it late: a write that
 was answered with an error may be committed after all. Callers that tell a client "not saved"
@@ -17,6 +18,7 @@ tell it to resend the same message, which the sequence numbers make safe.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -49,16 +51,36 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
 
 
 class Pool(asyncpg.Pool):
-    """asyncpg's pool, whose every ``acquire`` waits at most ``acquire_timeout`` unless given its own."""
+    """asyncpg's pool, whose every ``acquire`` waits at most ``acquire_timeout`` unless given its own,
+    and whose connections are given back at once: one whose statement timed out is still sending
+    its cancel request, which the pool would otherwise wait for (up to a timeout more) before the
+    caller hears of the timeout. That wait goes on in the background instead."""
 
-    __slots__ = ("acquire_timeout",)
+    __slots__ = ("acquire_timeout", "releasing")
 
     def __init__(self, *args: Any, acquire_timeout: float, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.acquire_timeout = acquire_timeout
+        self.releasing: set[asyncio.Future[None]] = set()
 
     def acquire(self, *, timeout: float | None = None) -> PoolAcquireContext:
         return super().acquire(timeout=self.acquire_timeout if timeout is None else timeout)
+
+    async def release(self, connection: Any, *, timeout: float | None = None) -> None:
+        protocol = getattr(getattr(connection, "_con", None), "_protocol", None)
+        if protocol is None or not protocol._is_cancelling():
+            return await super().release(connection, timeout=timeout)
+        # Given back once its cancel request is answered, or the connection closed when that takes
+        # longer than the timeout (asyncpg's own bound): the caller does not wait for either.
+        release = asyncio.ensure_future(super().release(connection, timeout=timeout))
+        self.releasing.add(release)
+        release.add_done_callback(self._released)
+        return None
+
+    def _released(self, release: asyncio.Future[None]) -> None:
+        self.releasing.discard(release)
+        if not release.cancelled():
+            release.exception()  # retrieved: a connection closed rather than given back is no one's error
 
 
 async def create_pool(url: str, size: int = 10, timeout: float = 3.0) -> asyncpg.Pool:

@@ -7,9 +7,14 @@ from typing import Any
 
 import asyncpg
 
+from ..communities.store import held
 from .store import TOURNAMENT_SQL
 
-SCHEDULE_COLUMNS = """id, name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes, active,
+# A revoked organiser's schedule makes nothing (its revocation stopped it; this holds for one made
+# as it was revoked too): it is listed as stopped.
+SCHEDULE_COLUMNS = """id, name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes,
+                      active AND NOT EXISTS (SELECT 1 FROM organisers o
+                                              WHERE o.id = organiser_id AND o.revoked_at IS NOT NULL) AS active,
                       created_at, organiser_id, club_id,
                       (SELECT o.name FROM organisers o WHERE o.id = organiser_id) AS organiser_name,
                       (SELECT c.name FROM clubs c WHERE c.id = club_id) AS club_name"""
@@ -26,27 +31,31 @@ async def create_schedule(
     ahead_minutes: int,
     organiser_id: int | None = None,
     club_id: int | None = None,
-) -> asyncpg.Record:
-    row = await db.fetchrow(
-        f"""INSERT INTO schedules (name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes,
-                                   organiser_id, club_id)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {SCHEDULE_COLUMNS}""",
-        name,
-        template,
-        first_opens_at,
-        every_minutes,
-        open_minutes,
-        ahead_minutes,
-        organiser_id,
-        club_id,
-    )
-    assert row is not None
-    return row
+    most: int | None = None,
+) -> asyncpg.Record | None:
+    """The new schedule; None when its organiser runs ``most`` schedules already (nothing made)."""
+    async with db.acquire() as conn, conn.transaction():
+        if organiser_id is not None and most is not None and await held(conn, organiser_id, "schedules") >= most:
+            return None
+        return await conn.fetchrow(
+            f"""INSERT INTO schedules (name, template, first_opens_at, every_minutes, open_minutes, ahead_minutes,
+                                       organiser_id, club_id)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {SCHEDULE_COLUMNS}""",
+            name,
+            template,
+            first_opens_at,
+            every_minutes,
+            open_minutes,
+            ahead_minutes,
+            organiser_id,
+            club_id,
+        )
 
 
 async def schedules(db: asyncpg.Pool, active_only: bool = False) -> list[asyncpg.Record]:
-    where = "WHERE active" if active_only else ""
-    return await db.fetch(f"{SCHEDULE_SQL} {where} ORDER BY id")
+    """Every schedule, or those still making tournaments (running, their organiser not revoked)."""
+    rows = await db.fetch(f"{SCHEDULE_SQL} {'WHERE active' if active_only else ''} ORDER BY id")
+    return [r for r in rows if r["active"]] if active_only else rows
 
 
 async def schedule(db: asyncpg.Pool, schedule_id: int) -> asyncpg.Record | None:

@@ -14,7 +14,7 @@ import msgspec
 from litestar import Request, delete, get, post
 from litestar.exceptions import HTTPException, NotFoundException
 
-from ..communities.identity import organiser_guard, require_club_use, require_manage, viewer_of
+from ..communities.identity import limit_reached, organiser_guard, require_club_use, require_manage, viewer_of
 from ..competitions.series.access import require_series_use
 from ..config import Config
 from ..core import core_of
@@ -191,7 +191,7 @@ def template_of(data: p.ScheduleCreate) -> dict[str, Any]:
     status_code=201,
     guards=[organiser_guard],
     security=ORGANISER,
-    responses=errors(400, 401, 403, 415),
+    responses=errors(400, 401, 403, 409, 415),
 )
 async def create_schedule(request: Request[Any, Any, Any], data: p.ScheduleCreate) -> p.Schedule:
     """Organiser: a recurring tournament (e.g. every day at 20:00 UTC: first_opens_at 20:00, every_minutes 1440),
@@ -215,6 +215,7 @@ async def create_schedule(request: Request[Any, Any, Any], data: p.ScheduleCreat
         raise HTTPException(status_code=400, detail="certify_seconds goes with certified: true")
     template = template_of(data)
     check_template(name, template, data.open_minutes, data.ahead_minutes)
+    most = core.config.schedules_per_organiser
     row = await store.create_schedule(
         core.db,
         name,
@@ -225,7 +226,10 @@ async def create_schedule(request: Request[Any, Any, Any], data: p.ScheduleCreat
         data.ahead_minutes,
         viewer.organiser_id,
         data.club,
+        most,
     )
+    if row is None:
+        raise limit_reached("schedules", most)
     await create_scheduled(core.db, pars_of(request).solver, core.config, row["id"])
     return await schedule_out(core.db, row)
 

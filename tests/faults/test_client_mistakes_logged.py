@@ -4,8 +4,11 @@ ERROR, no traceback, no 500, and the server answers the next client as before.""
 
 from __future__ import annotations
 
+import base64
 import json
+import os
 import socket
+import struct
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.client import Api
 from tests.serverproc import ServerProcess
 
 
@@ -97,3 +101,51 @@ def test_a_body_that_is_not_utf8_is_an_info_line(logged: ServerProcess, admin_to
     http = [r for r in records if r["logger"] == "spidertour.http"]
     assert [r["level"] for r in http] == ["INFO", "INFO"], http
     assert "Traceback" not in Path(logged.log_path).read_text()
+
+
+def _db_errors(proc: ServerProcess) -> float:
+    text = httpx.get(proc.url + "/metrics", timeout=10).text
+    return float(next(line.split()[1] for line in text.splitlines() if line.startswith("spidertour_db_errors_total")))
+
+
+def _leave_a_websocket(port: int, path: str, frames: list[str], reset: bool) -> None:
+    """Open a websocket, send these frames and go at once, closing the TCP connection (with a reset,
+    or not) without waiting for any answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        key = base64.b64encode(os.urandom(16)).decode()
+        s.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        assert s.recv(4096).startswith(b"HTTP/1.1 101")
+        for frame in frames:
+            payload, mask = frame.encode(), os.urandom(4)
+            assert len(payload) < 126
+            s.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        if reset:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
+def test_a_client_that_leaves_before_its_answer_is_no_fault(logged: ServerProcess, admin_token: str) -> None:
+    """A player gone right after its auth (or its start), a watcher gone at once: the server has
+    nobody to answer. At most an INFO line: no ERROR, no traceback, no database failure said or counted."""
+    api = Api(logged.url, admin_token)
+    tour = api.create_tournament(name="left early", variant="spider78", suits=1)
+    _, token = api.register("leaver")
+    entry = api.join(tour["id"], token)["id"]
+    errors_before = _db_errors(logged)
+    auth = json.dumps({"type": "auth", "token": token})
+    for _ in range(3):
+        for reset in (False, True):
+            _leave_a_websocket(logged.port, f"/ws/play/{entry}", [auth], reset)
+            _leave_a_websocket(logged.port, f"/ws/play/{entry}", [auth, '{"type": "start"}'], reset)
+            _leave_a_websocket(logged.port, f"/ws/watch/{tour['id']}", [], reset)
+    time.sleep(1)
+    # The server goes on answering.
+    r = httpx.get(f"{logged.url}/api/tournaments/{tour['id']}", timeout=10)
+    assert r.status_code == 200, r.text
+    records = _records(logged)
+    assert not [r for r in records if r["level"] in ("ERROR", "CRITICAL")], records
+    assert not [r for r in records if "database" in r["message"] and r["level"] != "INFO"], records
+    assert "Traceback" not in Path(logged.log_path).read_text()
+    assert _db_errors(logged) == errors_before

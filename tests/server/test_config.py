@@ -85,6 +85,9 @@ def test_every_variable_is_read() -> None:
         "HEADER_TIMEOUT": "4",
         "BODY_TIMEOUT": "12.5",
         "WEBSOCKETS_PER_ADDRESS": "40",
+        "SCHEDULES_PER_ORGANISER": "5",
+        "CLUBS_PER_ORGANISER": "6",
+        "SERIES_PER_ORGANISER": "7",
     }
     assert set(env) == set(VARIABLES)
     c = Config.from_env(env)
@@ -108,6 +111,7 @@ def test_every_variable_is_read() -> None:
     assert c.limits["register"].per_minute == 30 and c.limits["join"].burst == 5
     assert (c.signin_failures_per_handle, c.signin_failures_per_address, c.signin_window_seconds) == (3, 7, 60)
     assert c.external_jwt == ("s" * 32, "https://host.example", "spidertour")
+    assert (c.schedules_per_organiser, c.clubs_per_organiser, c.series_per_organiser) == (5, 6, 7)
     assert c.proxies == (ipaddress.ip_network("10.0.0.0/8"), ipaddress.ip_network("127.0.0.1/32"))
     assert (c.header_timeout, c.body_timeout, c.websockets_per_address) == (4.0, 12.5, 40)
 

@@ -11,7 +11,7 @@ from litestar.exceptions import HTTPException, NotFoundException, PermissionDeni
 from litestar.params import Parameter
 
 from ...communities.exports import csv_response
-from ...communities.identity import Viewer, organiser_guard, require_club_use, viewer_of
+from ...communities.identity import Viewer, limit_reached, organiser_guard, require_club_use, viewer_of
 from ...core import core_of
 from ...lib.http import json_error, printable, strict_body, valid_id
 from ...operations.openapi import ORGANISER, errors
@@ -52,17 +52,25 @@ def require_series(viewer: Viewer, row: Any) -> None:
 
 
 @post(
-    "/api/series", status_code=201, guards=[organiser_guard], security=ORGANISER, responses=errors(400, 401, 403, 415)
+    "/api/series",
+    status_code=201,
+    guards=[organiser_guard],
+    security=ORGANISER,
+    responses=errors(400, 401, 403, 409, 415),
 )
 async def create_series(request: Request[Any, Any, Any], data: m.SeriesCreate) -> m.Series:
     """Organiser (or the owner): a new series, run by the caller; with ``club`` (one it organises)
     only that club's tournaments join it."""
-    db = core_of(request).db
+    core = core_of(request)
+    db = core.db
     data = await strict_body(request, m.SeriesCreate)
     name = printable(data.name)
     viewer = await viewer_of(request)
     await require_club_use(db, viewer, data.club)
-    series_id = await store.create_series(db, name, data.points, data.best_of, data.club, viewer.organiser_id)
+    most = core.config.series_per_organiser
+    series_id = await store.create_series(db, name, data.points, data.best_of, data.club, viewer.organiser_id, most)
+    if series_id is None:
+        raise limit_reached("series", most)
     return series_out(await find_series(db, series_id), viewer)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import asyncpg
 
+from ...communities.store import held
 from ...storage.pool import Db
 
 SERIES_SQL = """
@@ -21,18 +22,28 @@ SERIES_SQL = """
 
 
 async def create_series(
-    db: asyncpg.Pool, name: str, points: Any, best_of: int | None, club_id: int | None, organiser_id: int | None
-) -> int:
-    series_id: int = await db.fetchval(
-        """INSERT INTO series (name, points, best_of, club_id, organiser_id) VALUES ($1, $2, $3, $4, $5)
-           RETURNING id""",
-        name,
-        points,
-        best_of,
-        club_id,
-        organiser_id,
-    )
-    return series_id
+    db: asyncpg.Pool,
+    name: str,
+    points: Any,
+    best_of: int | None,
+    club_id: int | None,
+    organiser_id: int | None,
+    most: int,
+) -> int | None:
+    """The new series' id; None when its organiser runs ``most`` series already (nothing made)."""
+    async with db.acquire() as conn, conn.transaction():
+        if organiser_id is not None and await held(conn, organiser_id, "series") >= most:
+            return None
+        series_id: int = await conn.fetchval(
+            """INSERT INTO series (name, points, best_of, club_id, organiser_id) VALUES ($1, $2, $3, $4, $5)
+               RETURNING id""",
+            name,
+            points,
+            best_of,
+            club_id,
+            organiser_id,
+        )
+        return series_id
 
 
 async def series(db: Db, series_id: int) -> asyncpg.Record | None:

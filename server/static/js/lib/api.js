@@ -137,6 +137,15 @@ export const api = {
   createTournament: (body, admin) => call("POST", "/api/tournaments", { body, token: admin }),
   /** An organiser's request with the admin or organiser token of this tab (organise/). */
   admin: (method, path, body, options = {}) => call(method, path, { body, token: adminToken(), ...options }),
+  /** Every page of a paged list, with the admin or organiser token of this tab. */
+  async adminPages(path) {
+    const all = [];
+    for (let offset = 0; ; offset += 500) {
+      const page = await call("GET", `${path}?offset=${offset}&limit=500`, { token: adminToken() });
+      all.push(...page);
+      if (page.length < 500) return all;
+    }
+  },
 };
 
 /** ws:// or wss:// URL of a path on this server. */

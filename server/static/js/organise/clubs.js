@@ -100,7 +100,7 @@ export function clubsPanel(onChange) {
   /** The clubs the token of this tab organises, as the server lists them (on any device). */
   function load() {
     if (!adminToken()) return;
-    api.admin("GET", "/api/clubs").then((clubs) => {
+    api.adminPages("/api/clubs").then((clubs) => {
       rememberClubs(clubs);
       draw();
       onChange();

@@ -67,7 +67,7 @@ export function seriesPanel() {
   window.addEventListener(CHANGED, follow);
 
   async function clubs() {
-    const mine = await api.admin("GET", "/api/clubs").catch(() => []);
+    const mine = await api.adminPages("/api/clubs").catch(() => []);
     club.replaceChildren(el("option", { value: "" }, "Any tournament of mine"),
       ...mine.map((c) => el("option", { value: c.id }, `${c.name}'s tournaments only`)));
   }
