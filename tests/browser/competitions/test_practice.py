@@ -48,6 +48,7 @@ async def test_the_replay_shows_where_the_win_was_lost(
     context = await new_context(browser, server, viewport=size)
     page = await context.new_page()
     errors = js_errors(page)
+    await sign_in(page, api, "viewer")  # an analysis is asked for with a player's token
     try:
         await page.goto(f"/#/finished/{tid}")
         await page.locator(f'.standings.final tr[data-entry="{eid}"] [data-action=replay]').click()

@@ -98,7 +98,8 @@ async def test_practice_and_analysis_of_a_cancelled_tournament_are_refused(api: 
     eid = api.join(tid, token)["id"]
     assert api.http.post(f"/api/tournaments/{tid}/cancel", headers=api.admin()).status_code == 200
     assert_error(api.http.post(f"/api/tournaments/{tid}/practice", headers=bearer(token)), 409, "cancelled")
-    assert_error(api.http.get(f"/api/tournaments/{tid}/entries/{eid}/analysis"), 409, "cancelled")
+    analysis = api.http.get(f"/api/tournaments/{tid}/entries/{eid}/analysis", headers=bearer(token))
+    assert_error(analysis, 409, "cancelled")
 
 
 async def test_a_ranked_over_message_carries_no_practice_fields(api: Api, server: Any) -> None:
