@@ -42,6 +42,10 @@ class Limit:
 # together. One person scripting accounts is held to 60 a minute instead of hundreds a second.
 REGISTER_PER_MINUTE, REGISTER_BURST = 60.0, 120
 JOIN_PER_MINUTE, JOIN_BURST = 120.0, 240
+# Analyses started (each up to ANALYSIS_TOTAL_SECONDS of the solver's worker): per player, and per
+# address for a whole class behind one school address reading the replays together.
+ANALYSIS_PER_MINUTE, ANALYSIS_BURST = 2.0, 10
+ANALYSIS_ADDRESS_PER_MINUTE, ANALYSIS_ADDRESS_BURST = 10.0, 60
 # Failed sign-ins within the window: per handle (then even the right password waits), and per
 # address (one school behind one address mistypes many codes, a guesser many handles).
 SIGNIN_FAILURES_PER_HANDLE, SIGNIN_FAILURES_PER_ADDRESS, SIGNIN_WINDOW_SECONDS = 10, 100, 900
@@ -77,6 +81,10 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     register_burst: Annotated[int, Meta(ge=1, le=1_000_000_000)] = REGISTER_BURST
     join_per_minute: Positive = JOIN_PER_MINUTE
     join_burst: Annotated[int, Meta(ge=1, le=1_000_000_000)] = JOIN_BURST
+    analysis_per_minute: Positive = ANALYSIS_PER_MINUTE
+    analysis_burst: Annotated[int, Meta(ge=1, le=1_000_000_000)] = ANALYSIS_BURST
+    analysis_address_per_minute: Positive = ANALYSIS_ADDRESS_PER_MINUTE
+    analysis_address_burst: Annotated[int, Meta(ge=1, le=1_000_000_000)] = ANALYSIS_ADDRESS_BURST
     trusted_proxies: tuple[str, ...] = ()  # peers whose X-Forwarded-For is believed (addresses or networks)
     address_key: str | None = None  # None: one drawn once and kept in PostgreSQL (server_secrets)
     signin_failures_per_handle: Annotated[int, Meta(ge=1, le=1_000_000)] = SIGNIN_FAILURES_PER_HANDLE
@@ -109,10 +117,14 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def limits(self) -> dict[str, Limit]:
-        """Per client address: registrations and joins."""
+        """Per client address: registrations, joins and analyses; per player: analyses."""
         return {
             "register": Limit("register", self.register_per_minute, self.register_burst, "registrations"),
             "join": Limit("join", self.join_per_minute, self.join_burst, "joins"),
+            "analysis": Limit("analysis", self.analysis_per_minute, self.analysis_burst, "analyses"),
+            "analysis_address": Limit(
+                "analysis_address", self.analysis_address_per_minute, self.analysis_address_burst, "analyses"
+            ),
         }
 
     @property
@@ -209,6 +221,10 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "REGISTER_BURST": ("register_burst", f"{_WHOLE} from 1"),
     "JOIN_PER_MINUTE": ("join_per_minute", "a number a minute above 0"),
     "JOIN_BURST": ("join_burst", f"{_WHOLE} from 1"),
+    "ANALYSIS_PER_MINUTE": ("analysis_per_minute", "a number a minute above 0"),
+    "ANALYSIS_BURST": ("analysis_burst", f"{_WHOLE} from 1"),
+    "ANALYSIS_ADDRESS_PER_MINUTE": ("analysis_address_per_minute", "a number a minute above 0"),
+    "ANALYSIS_ADDRESS_BURST": ("analysis_address_burst", f"{_WHOLE} from 1"),
     "TRUSTED_PROXIES": ("trusted_proxies", "addresses or networks separated by commas"),
     "ADDRESS_KEY": ("address_key", "a secret key"),
     "SIGNIN_FAILURES_PER_HANDLE": ("signin_failures_per_handle", f"{_WHOLE} from 1"),

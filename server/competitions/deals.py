@@ -19,13 +19,13 @@ TIME_UP = ("timed_out", "absent")  # a game the clock ended (or never started): 
 
 
 async def store_matchpoint_standings(conn: Connection, tournament_id: int, settings: dict[str, Any]) -> None:
-    """The final ranking by matchpoints (ties: the total, then the earlier entry), disqualified
-    entries left out of the field, replacing any stored before."""
+    """The final ranking by matchpoints (ties: the total, then the earlier entry), disqualified and
+    practice entries left out of the field, replacing any stored before."""
     entries = await conn.fetch(
         """SELECT e.id, e.ordinal, e.player_id, p.name AS player, e.status,
                   coalesce(e.final_score, e.score) AS total, coalesce(e.time_left, 0) AS time_left
              FROM entries e JOIN players p ON p.id = e.player_id
-            WHERE e.tournament_id = $1 AND e.disqualified IS NULL""",
+            WHERE e.tournament_id = $1 AND e.disqualified IS NULL AND NOT e.practice""",
         tournament_id,
     )
     deals = deal_count(settings)
@@ -66,7 +66,8 @@ async def replay_lines(db: asyncpg.Pool, tour: asyncpg.Record) -> list[bytes]:
     async with db.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
         entries = await conn.fetch(
             """SELECT e.id, e.ordinal, p.name AS player, e.disqualified
-                 FROM entries e JOIN players p ON p.id = e.player_id WHERE e.tournament_id = $1 ORDER BY e.id""",
+                 FROM entries e JOIN players p ON p.id = e.player_id
+                WHERE e.tournament_id = $1 AND NOT e.practice ORDER BY e.id""",
             tour["id"],
         )
         results = {(r["entry_id"], r["deal"]): r for r in await deal_results(conn, tour["id"])}
@@ -74,7 +75,7 @@ async def replay_lines(db: asyncpg.Pool, tour: asyncpg.Record) -> list[bytes]:
         for m in await conn.fetch(
             """SELECT m.entry_id, m.move || jsonb_build_object('t', m.t) AS move
                  FROM moves m JOIN entries e ON e.id = m.entry_id
-                WHERE e.tournament_id = $1 ORDER BY m.entry_id, m.n""",
+                WHERE e.tournament_id = $1 AND NOT e.practice ORDER BY m.entry_id, m.n""",
             tour["id"],
         ):
             moves.setdefault(m["entry_id"], []).append(m["move"])

@@ -105,15 +105,16 @@ async def next_together(db: asyncpg.Pool, tournament_id: int | None = None) -> l
 
 
 async def deal_results(conn: Connection, tournament_id: int) -> list[asyncpg.Record]:
-    """Every entry's result on every deal it started: entry_id, deal, status, final_score, time_left,
-    first_move, last_move (the deal an entry plays now or last played comes from its row)."""
+    """Every ranked entry's result on every deal it started: entry_id, deal, status, final_score,
+    time_left, first_move, last_move (the deal an entry plays now or last played comes from its row).
+    Practice entries are left out: they rank nowhere."""
     return await conn.fetch(
         """SELECT d.entry_id, d.deal, d.status, d.final_score, d.time_left, d.first_move, d.last_move
-             FROM entry_deals d JOIN entries e ON e.id = d.entry_id WHERE e.tournament_id = $1
+             FROM entry_deals d JOIN entries e ON e.id = d.entry_id WHERE e.tournament_id = $1 AND NOT e.practice
            UNION ALL
            SELECT e.id, e.deal, e.status, coalesce(e.final_score, e.score) - e.score_before,
                   coalesce(e.time_left, 0) - e.time_before, e.moves_before, e.moves
-             FROM entries e WHERE e.tournament_id = $1 AND e.started_at IS NOT NULL
+             FROM entries e WHERE e.tournament_id = $1 AND e.started_at IS NOT NULL AND NOT e.practice
            ORDER BY 1, 2""",
         tournament_id,
     )

@@ -96,6 +96,11 @@ def settings_from(body: p.GameSettings) -> dict[str, Any]:
             )
         settings["deals"] = body.deals
     if body.scoring != "total":
+        if body.deals == 1:  # one deal by matchpoints is its total with other tie-breaks (docs/competitions.md)
+            raise HTTPException(
+                status_code=400,
+                detail='settings: scoring "matchpoints" needs several deals (deals 2 to 10): one deal ranks by total',
+            )
         settings["scoring"] = body.scoring
     return settings
 

@@ -13,6 +13,7 @@ from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 from ..communities.messages import ClubRef as ClubRef
 from ..communities.messages import OrganiserRef as OrganiserRef
+from ..lib.http import MAX_ID
 
 EntryCode = Annotated[str, Meta(min_length=4, max_length=64)]
 # A rating limit: an ordinal (mu - 3 sigma) of the tournament's game (docs/competitions.md, Ratings).
@@ -229,7 +230,7 @@ class JoinBody(Struct, forbid_unknown_fields=True):
     otherwise). ``team``: the club (one of the player's) it plays for in a team battle."""
 
     entry_code: Annotated[str, Meta(max_length=64)] | None = None
-    team: Annotated[int, Meta(ge=1)] | None = None
+    team: Annotated[int, Meta(ge=1, le=MAX_ID)] | None = None  # a club's id: a PostgreSQL bigint
 
 
 class Entry(Struct):

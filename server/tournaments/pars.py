@@ -4,12 +4,19 @@ The solver is CPU-bound, so it runs in a worker process (never on the event loop
 thread that would hold the interpreter's lock). It reads the whole deal, so nothing it finds is
 shown before the finish: a certified tournament shows only that it is certified, and the par
 (its line and score) is published with the seed.
+
+The worker also works out the analyses of finished games (``competitions.analysis``). Its jobs wait
+in two lines: certifications and pars first, analyses (``later=True``) only when no certification
+or par is waiting, each line in the order it was asked; a job is handed to the worker only when it
+is free, so a certification waits at most for the one job running, never for the analyses queued.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
@@ -18,7 +25,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar, cast
@@ -83,13 +90,17 @@ def watch_lifeline(lifeline: Connection) -> None:
 
 
 class SolverPool:
-    """One worker process, started on first use; jobs queue for it one at a time. The worker lives
-    no longer than the pool (see ``watch_lifeline``); a pool whose worker died is started afresh."""
+    """One worker process, started on first use; jobs queue for it one at a time, the urgent ones
+    (certifications, pars) before the others (analyses). The worker lives no longer than the pool
+    (see ``watch_lifeline``); a pool whose worker died is started afresh."""
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
         self._lifeline: Connection | None = None  # the server's end; the workers watch the other
+        self._busy = 0  # jobs handed to the executor and not yet ended (at most ``workers``)
+        self._waiting: list[tuple[bool, int, asyncio.Future[None]]] = []  # (later, order, turn): a heap
+        self._order = itertools.count()
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -105,17 +116,50 @@ class SolverPool:
     async def solve(self, settings: dict[str, Any], seed: str, seconds: float) -> dict[str, Any]:
         return await self.run(solve_job, settings, seed, seconds)
 
-    async def run(self, job: Callable[..., T], *args: Any) -> T:
-        """Run ``job(*args)`` in the worker process (a module-level function, its arguments picklable)."""
+    async def run(self, job: Callable[..., T], *args: Any, later: bool = False) -> T:
+        """Run ``job(*args)`` in the worker process (a module-level function, its arguments picklable)
+        once the worker is free and no job asked earlier waits, nor an urgent one when ``later``."""
         loop = asyncio.get_running_loop()
-        executor = self._pool()
+        await self._turn(loop, later)
+        executor: ProcessPoolExecutor | None = None
         try:
-            return await loop.run_in_executor(executor, job, *args)
+            try:
+                executor = self._pool()
+                done: Future[T] = executor.submit(job, *args)
+            except BaseException:
+                self._next()
+                raise
+            # The turn passes on when the worker has ended the job, even when its caller stopped waiting.
+            done.add_done_callback(lambda _: _call_soon(loop, self._next))
+            return await asyncio.wrap_future(done)
         except BrokenProcessPool:
-            if self._executor is executor:
+            if executor is not None and self._executor is executor:
                 log.warning("the solver's worker process died; a new one starts with the next job")
                 self.close()
             raise
+
+    async def _turn(self, loop: asyncio.AbstractEventLoop, later: bool) -> None:
+        """Wait until this job may be handed to the worker."""
+        if self._busy < self.workers and not self._waiting:
+            self._busy += 1
+            return
+        turn: asyncio.Future[None] = loop.create_future()
+        heapq.heappush(self._waiting, (later, next(self._order), turn))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given the turn, then cancelled: pass it on
+                self._next()
+            raise
+
+    def _next(self) -> None:
+        """A job ended: the first one waiting (an urgent one first) takes its turn."""
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():  # its caller may have stopped waiting
+                turn.set_result(None)
+                return
+        self._busy = max(0, self._busy - 1)
 
     def close(self) -> ProcessPoolExecutor | None:
         """Stop the pool: queued jobs are cancelled and the workers end at once, a job running or
@@ -146,6 +190,12 @@ class SolverPool:
             await asyncio.wait_for(finished, timeout)
         except TimeoutError:
             log.warning("the solver's worker processes did not end within %g s", timeout)
+
+
+def _call_soon(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) -> None:
+    """Run ``callback`` on the event loop from the executor's thread (not once the loop is closed)."""
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(callback)
 
 
 async def certify(

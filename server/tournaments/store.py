@@ -437,6 +437,7 @@ async def disqualified(db: asyncpg.Pool, tournament_id: int) -> list[asyncpg.Rec
         """SELECT e.id AS entry_id, e.player_id, p.name AS player, e.status, e.disqualified AS reason,
                   e.disqualified_at AS at
              FROM entries e JOIN players p ON p.id = e.player_id
-            WHERE e.tournament_id = $1 AND e.disqualified IS NOT NULL ORDER BY e.disqualified_at, e.id""",
+            WHERE e.tournament_id = $1 AND e.disqualified IS NOT NULL AND NOT e.practice
+            ORDER BY e.disqualified_at, e.id""",
         tournament_id,
     )

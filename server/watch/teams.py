@@ -98,7 +98,7 @@ LIVE_SQL = f"""
         SELECT e.team_id, c.name AS team_name, e.id AS entry_id, coalesce(e.final_score, e.score) AS score,
                row_number() OVER (PARTITION BY e.team_id ORDER BY {RANK_ORDER}) AS place
           FROM entries e JOIN clubs c ON c.id = e.team_id
-         WHERE e.tournament_id = $1 AND e.disqualified IS NULL) ranked
+         WHERE e.tournament_id = $1 AND e.disqualified IS NULL AND NOT e.practice) ranked
      WHERE place <= $2 ORDER BY team_id, place"""
 
 

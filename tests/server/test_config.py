@@ -74,6 +74,10 @@ def test_every_variable_is_read() -> None:
         "REGISTER_BURST": "10",
         "JOIN_PER_MINUTE": "90",
         "JOIN_BURST": "5",
+        "ANALYSIS_PER_MINUTE": "1.5",
+        "ANALYSIS_BURST": "4",
+        "ANALYSIS_ADDRESS_PER_MINUTE": "6",
+        "ANALYSIS_ADDRESS_BURST": "20",
         "TRUSTED_PROXIES": " 10.0.0.0/8, 127.0.0.1 ",
         "ADDRESS_KEY": "k",
         "SIGNIN_FAILURES_PER_HANDLE": "3",
@@ -109,6 +113,8 @@ def test_every_variable_is_read() -> None:
     assert (c.solver_seconds, c.certify_tries, c.address_key, c.db_timeout) == (2.5, 4, "k", 1.5)
     assert (c.analysis_seconds, c.analysis_total_seconds) == (0.5, 12.0)
     assert c.limits["register"].per_minute == 30 and c.limits["join"].burst == 5
+    assert (c.limits["analysis"].per_minute, c.limits["analysis"].burst) == (1.5, 4)
+    assert (c.limits["analysis_address"].per_minute, c.limits["analysis_address"].burst) == (6.0, 20)
     assert (c.signin_failures_per_handle, c.signin_failures_per_address, c.signin_window_seconds) == (3, 7, 60)
     assert c.external_jwt == ("s" * 32, "https://host.example", "spidertour")
     assert (c.schedules_per_organiser, c.clubs_per_organiser, c.series_per_organiser) == (5, 6, 7)

@@ -14,48 +14,81 @@ all. Few positions are searched; the others follow from them:
   point), then the search halves the stretch between the last position known winnable and the
   first after it not known winnable, and what is left unknown is searched in order while the
   whole budget lasts.
+
+What it holds grows linearly with the game: per position a packed key of a few hundred bytes and
+the move that reached it, and one game replayed to the position searched (a game copied per
+position, with its undo history, grew with the square of the game's length). Games of at most
+``MAX_MOVES`` recorded moves are analysed (docs/performance.md, "Analysis").
 """
 
 from __future__ import annotations
 
 import time
+from array import array
+from itertools import chain
 from typing import Any
 
 from spidertour.engine import WON, Game, Settings, Undo, move_from_json
+from spidertour.engine.moves import Move
 from spidertour.engine.solver import solve_game
 
-Key = tuple[Any, ...]
+# The longest game analysed, in recorded moves (a game of 600 s at the default 30 moves a second
+# has at most 18,000): what one analysis holds grows linearly with it (docs/performance.md).
+MAX_MOVES = 20_000
+NONE = 0xFFFF  # in a key: no draw piles, no stock
+
+Key = bytes
 
 
 def _key(game: Game) -> Key:
-    """The position as far as a win depends on it: the cards where they lie, what is left to deal."""
-    piles = None if game.piles is None else tuple(len(p) for p in game.piles)
-    stock = None if game.stock is None else len(game.stock)
-    return (tuple(tuple(c) for c in game.columns), tuple(game.down), piles, stock, game.sequences)
+    """The position as far as a win depends on it, packed: each column's length, the face-down
+    counts, the draw piles' and the stock's lengths and the sequences removed (two bytes each), then
+    the cards where they lie (one byte each: a card is below 64). A few hundred bytes, no history."""
+    piles = [NONE] if game.piles is None else [len(p) for p in game.piles]
+    stock = NONE if game.stock is None else len(game.stock)
+    counts = array("H", [*(len(c) for c in game.columns), *game.down, *piles, stock, game.sequences])
+    return counts.tobytes() + bytes(chain.from_iterable(game.columns))
 
 
 class Analysis:
-    """The positions of one game and what is known of each (``verdict``: key -> True/False/None)."""
+    """The positions of one game and what is known of each (``verdict``: key -> True/False/None).
+
+    Per position it keeps its packed key, the move that reached it and whether that move was an undo,
+    never a game: the one game searched from is replayed from the start to the position wanted (the
+    searches go mostly forward, so it is rarely replayed from the start)."""
 
     def __init__(self, start: Game, moves: list[dict[str, Any]], per_position: float, total: float) -> None:
+        self.start = start.copy()
         game = start.copy()
-        self.games = [game.copy()]
         self.forward: list[bool] = []  # move i+1 is not an undo: P(i) reaches P(i+1)
-        self.moves: list[dict[str, Any]] = []
+        self.moves: list[Move] = []
+        self.keys: list[Key] = [_key(game)]
         for m in moves:
             if m.get("type") == "end":
                 continue
             move = move_from_json({k: v for k, v in m.items() if k != "t"})
             game.play(move)
-            self.games.append(game.copy())
             self.forward.append(not isinstance(move, Undo))
-            self.moves.append(move.to_json())
-        self.keys = [_key(g) for g in self.games]
+            self.moves.append(move)
+            self.keys.append(_key(game))
+        self.last = len(self.keys) - 1
+        self.won = game.outcome == WON  # how the game ended (its last position)
+        self._game: Game = self.start.copy()  # the game replayed to position self._at
+        self._at = 0
         self.verdict: dict[Key, bool | None] = {}
         self.per_position = per_position
         self.total = total
         self.spent = 0.0
         self.solved = 0
+
+    def game_at(self, i: int) -> Game:
+        """The game at position i: the one replayed game moved forward, or replayed again from the start."""
+        if i < self._at:
+            self._game, self._at = self.start.copy(), 0
+        while self._at < i:
+            self._game.play(self.moves[self._at])
+            self._at += 1
+        return self._game
 
     # ----------------------------------------------------------------------------- what follows
 
@@ -71,7 +104,7 @@ class Analysis:
 
     def propagate(self) -> None:
         changed = True
-        n = len(self.games)
+        n = len(self.keys)
         while changed:
             changed = False
             for i in range(n - 2, -1, -1):  # a winnable successor: winnable
@@ -92,7 +125,7 @@ class Analysis:
         """Search position i (once) within the per-position budget and what is left of the whole."""
         if self.known(i) or not self.budget_left():
             return
-        game = self.games[i]
+        game = self.game_at(i)
         if game.over:
             self.set(i, game.outcome == WON)
             return
@@ -105,7 +138,7 @@ class Analysis:
             self.set(i, True)
             j = i  # the player's moves along the solver's line reach winnable positions
             for move in s.moves:
-                if j >= len(self.moves) or not self.forward[j] or self.moves[j] != move.to_json():
+                if j >= len(self.moves) or not self.forward[j] or self.moves[j].to_json() != move.to_json():
                     break
                 j += 1
                 self.set(j, True)
@@ -114,17 +147,17 @@ class Analysis:
         self.propagate()
 
     def run(self, opening: bool | None) -> None:
-        last = len(self.games) - 1
+        last = self.last
         if opening is not None:
             self.set(0, opening)
-        if self.games[last].outcome == WON:
+        if self.won:
             self.set(last, True)
         self.propagate()
         self.search(last)
         if self.value(last) is not True:
             self.search(0)
             self.bisect()
-        for i in range(len(self.games)):  # what is still unknown, in order
+        for i in range(len(self.keys)):  # what is still unknown, in order
             if not self.budget_left():
                 break
             self.search(i)
@@ -132,7 +165,7 @@ class Analysis:
     def bisect(self) -> None:
         """Halve the stretch between the last position known winnable and the first one after it
         known not to be (no win found, or lost) until they are neighbours."""
-        n = len(self.games)
+        n = len(self.keys)
         while self.budget_left():
             first = next((i for i in range(n) if self.value(i) is True), None)
             if first is None:
@@ -146,9 +179,9 @@ class Analysis:
             self.search((lo + hi) // 2)  # unknown: every position between lo and hi is
 
     def result(self) -> dict[str, Any]:
-        values = [self.value(i) for i in range(len(self.games))]
+        values = [self.value(i) for i in range(len(self.keys))]
         turning = None
-        if self.games[-1].outcome != WON:
+        if not self.won:
             turning = next((i for i in range(1, len(values)) if values[i - 1] is True and values[i] is not True), None)
         return {
             "positions": [{"winnable": v} for v in values],

@@ -1,19 +1,23 @@
 """A finished game's analysis: where the win was lost.
 
-``GET /api/tournaments/{id}/entries/{entry_id}/analysis`` answers 202 while the solver works it out
-(in the server's solver worker process, ``job.analyse``), then the stored analysis. The
-work is claimed in PostgreSQL first, so that of all the processes serving one database only one
-does it, once; the claim is renewed while it runs and taken over when it runs out.
+``GET /api/tournaments/{id}/entries/{entry_id}/analysis`` (a player's token needed) answers 202
+while the solver works it out (in the server's solver worker process, ``job.analyse``, after every
+certification and par waiting there), then the stored analysis. The work is claimed in PostgreSQL
+first, so that of all the processes serving one database only one does it, once; the claim is
+renewed while it runs and taken over when it runs out. Starting one costs the player and the
+client address a token of their analysis allowance (``ANALYSIS_*``); asking for one stored or
+under way costs nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import secrets
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
 import asyncpg
@@ -23,16 +27,19 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import HTTPException, NotFoundException
 from litestar.openapi import ResponseSpec
 
-from ...config import Config
+from ...config import Config, Limit
 from ...core import core_of
+from ...fairplay.limits import limiter_of
 from ...lib.http import valid_id
-from ...operations.openapi import errors
+from ...lib.tokens import address_hash
+from ...operations.openapi import PLAYER, errors
 from ...play.messages import ParSummary
+from ...players.auth import require_player
 from .. import practice_messages as m
 from ..deal_checks import deal_count
 from ..practice import finished_tournament
 from . import store
-from .job import analyse
+from .job import MAX_MOVES, analyse
 
 log = logging.getLogger("spidertour.analysis")
 
@@ -43,7 +50,7 @@ OVER = ("won", "ended", "timed_out", "absent")
 class Worker(Protocol):
     """The solver's worker process (``tournaments.pars.SolverPool``)."""
 
-    async def run(self, job: Callable[..., Any], *args: Any) -> Any: ...
+    async def run(self, job: Callable[..., Any], *args: Any, later: bool = False) -> Any: ...
 
 
 class Analyses:
@@ -57,8 +64,9 @@ class Analyses:
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.tasks: dict[int, asyncio.Task[None]] = {}
 
-    async def ask(self, game: asyncpg.Record) -> None:
-        """Work out this game's analysis unless it is under way (here or in another process)."""
+    async def ask(self, game: asyncpg.Record, charge: Callable[[], Awaitable[None]]) -> None:
+        """Work out this game's analysis unless it is under way (here or in another process).
+        ``charge`` is called once the work is claimed, before it starts (it may refuse: 429)."""
         entry_id = game["id"]
         running = self.tasks.get(entry_id)
         if running is not None and not running.done():
@@ -66,12 +74,18 @@ class Analyses:
         starts = await store.claim(self.db, entry_id, self.me, LEASE)
         if starts is None:
             return
+        try:
+            await charge()
+            moves = await store.moves(self.db, entry_id)
+        except BaseException:
+            await self._release(entry_id)
+            raise
         log.info("analysing entry %s (start %d)", entry_id, starts)
-        task = asyncio.create_task(self._work(game))
+        task = asyncio.create_task(self._work(game, moves))
         self.tasks[entry_id] = task
         task.add_done_callback(lambda t: self.tasks.pop(entry_id, None) if self.tasks.get(entry_id) is t else None)
 
-    async def _work(self, game: asyncpg.Record) -> None:
+    async def _work(self, game: asyncpg.Record, moves: list[dict[str, Any]]) -> None:
         entry_id = game["id"]
         par = game["par_outcome"]
         opening = True if par == "won" else False if par == "proven lost" else None
@@ -81,10 +95,11 @@ class Analyses:
                 game["settings"],
                 game["seed"],
                 game["ordinal"],
-                game["moves"],
+                moves,
                 opening,
                 self.seconds,
                 self.total,
+                later=True,  # certifications and pars first
             )
         )
         try:
@@ -128,20 +143,53 @@ def analyses_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Analyses:
     return cast(Analyses, connection.app.state.analyses)
 
 
+def allowance(request: Request[Any, Any, Any], player_id: int) -> Callable[[], Awaitable[None]]:
+    """Take a token of the player's analysis allowance, then of the client address's: 429 with
+    Retry-After when either is used up."""
+
+    async def charge() -> None:
+        limits, limiter = core_of(request).config.limits, limiter_of(request)
+        buckets: list[tuple[Limit, bytes, str]] = [
+            (limits["analysis"], address_hash(limiter.key, f"player:{player_id}"), "asked for by you"),
+            (limits["analysis_address"], limiter.bucket_hash(request), "from your address"),
+        ]
+        for limit, hashed, whose in buckets:
+            wait = await limiter.take(limit, hashed)
+            if wait:
+                seconds = math.ceil(wait)
+                raise HTTPException(
+                    status_code=429,
+                    detail=f"too many analyses {whose}: try again in {seconds} s",
+                    headers={"Retry-After": str(seconds)},
+                    extra={
+                        "limit": limit.kind,
+                        "per_minute": limit.per_minute,
+                        "burst": limit.burst,
+                        "retry_after": seconds,
+                    },
+                )
+
+    return charge
+
+
 @get(
     "/api/tournaments/{tournament_id:int}/entries/{entry_id:int}/analysis",
+    security=PLAYER,
     responses={
-        **errors(403, 404, 409),
+        **errors(401, 403, 404, 409, 429),
         202: ResponseSpec(m.Computing, description="The solver is working it out: ask again in a moment"),
     },
 )
 async def analysis(
     request: Request[Any, Any, Any], tournament_id: int, entry_id: int
 ) -> Response[m.Analysis | m.Computing]:
-    """Anyone, after the finish: where the entry's win was lost. 202 ``{"status": "computing"}`` while
-    the solver works it out, then 200 with every position's verdict. 403 before the finish; 409 for
-    a practice game still being played, and for a tournament of several deals."""
+    """Player, after the finish: where the entry's win was lost. 202 ``{"status": "computing"}`` while
+    the solver works it out, then 200 with every position's verdict. 401 without a player's token;
+    403 before the finish; 409 for a practice game still being played, a game of more than
+    20,000 moves, and a tournament of several deals; 429 when the player or the address has
+    started too many analyses (asking for one stored or under way costs nothing)."""
     db = core_of(request).db
+    player = await require_player(request)
     tour = await finished_tournament(db, tournament_id, "analysis")
     deals = deal_count(tour["settings"])
     if deals > 1:
@@ -163,7 +211,12 @@ async def analysis(
         )
     if game["status"] not in OVER:
         raise HTTPException(status_code=409, detail="the practice game is still being played: analysis once it is over")
-    await analyses_of(request).ask(game)
+    if game["moves"] > MAX_MOVES:
+        raise HTTPException(
+            status_code=409,
+            detail=f"the analysis covers games of at most {MAX_MOVES:,} moves: this one has {game['moves']:,}",
+        )
+    await analyses_of(request).ask(game, allowance(request, player["id"]))
     return Response(m.Computing(), status_code=202)
 
 

@@ -12,17 +12,24 @@ from ...storage.pool import Db
 
 
 async def game(db: Db, tournament_id: int, entry_id: int) -> asyncpg.Record | None:
-    """An entry of the tournament with what its analysis needs: its deal, moves and the par's verdict."""
+    """An entry of the tournament with what its analysis needs but its moves: its deal, how many
+    moves it recorded (``moves``) and the par's verdict."""
     return await db.fetchrow(
-        """SELECT e.id, e.status, e.ordinal, e.practice, t.settings, t.seed,
-                  (SELECT pr.outcome FROM pars pr WHERE pr.tournament_id = t.id) AS par_outcome,
-                  coalesce((SELECT jsonb_agg(m.move ORDER BY m.n) FROM moves m WHERE m.entry_id = e.id),
-                           '[]'::jsonb) AS moves
+        """SELECT e.id, e.status, e.ordinal, e.practice, e.moves, t.settings, t.seed,
+                  (SELECT pr.outcome FROM pars pr WHERE pr.tournament_id = t.id) AS par_outcome
              FROM entries e JOIN tournaments t ON t.id = e.tournament_id
             WHERE e.id = $1 AND e.tournament_id = $2""",
         entry_id,
         tournament_id,
     )
+
+
+async def moves(db: Db, entry_id: int) -> list[dict[str, Any]]:
+    """The game's recorded moves, in order."""
+    found = await db.fetchval(
+        "SELECT coalesce(jsonb_agg(m.move ORDER BY m.n), '[]'::jsonb) FROM moves m WHERE m.entry_id = $1", entry_id
+    )
+    return list(found)
 
 
 async def stored(db: Db, entry_id: int) -> asyncpg.Record | None:

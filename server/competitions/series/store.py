@@ -96,7 +96,7 @@ async def results(db: asyncpg.Pool, series_id: int) -> list[asyncpg.Record]:
            UNION ALL
            SELECT e.player_id, e.tournament_id, NULL::int, 0
              FROM entries e JOIN done ON done.id = e.tournament_id
-            WHERE e.disqualified IS NOT NULL""",
+            WHERE e.disqualified IS NOT NULL AND NOT e.practice""",
         series_id,
     )
 

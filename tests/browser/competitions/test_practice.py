@@ -48,6 +48,7 @@ async def test_the_replay_shows_where_the_win_was_lost(
     context = await new_context(browser, server, viewport=size)
     page = await context.new_page()
     errors = js_errors(page)
+    await sign_in(page, api, "viewer")  # an analysis is asked for with a player's token
     try:
         await page.goto(f"/#/finished/{tid}")
         await page.locator(f'.standings.final tr[data-entry="{eid}"] [data-action=replay]').click()
@@ -70,6 +71,24 @@ async def test_the_replay_shows_where_the_win_was_lost(
         await expect(cells.nth(turning)).to_have_class("cell lost turning here")
         await no_sideways_scroll(page, size["width"])
         await snap(page, shots, f"analysis-{size['width']}")
+    finally:
+        await context.close()
+    assert errors == []
+
+
+async def test_a_visitor_is_asked_to_sign_in_for_the_analysis(
+    browser: Browser, server: ServerProcess, finished: tuple[int, int, int]
+) -> None:
+    tid, eid, _ = finished
+    context = await new_context(browser, server, viewport=PHONE)
+    page = await context.new_page()
+    errors = js_errors(page)
+    try:
+        await page.goto(f"/#/finished/{tid}")
+        await page.locator(f'.standings.final tr[data-entry="{eid}"] [data-action=replay]').click()
+        line = page.locator(".replay [data-field=analysis]")
+        await expect(line).to_have_attribute("data-status", "signed-out")
+        await expect(line.locator("[data-field=analysis-hint]")).to_have_text("Sign in to see where the win was lost")
     finally:
         await context.close()
     assert errors == []

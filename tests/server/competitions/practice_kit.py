@@ -7,7 +7,7 @@ import random
 import time
 from typing import Any
 
-from spidertour.engine import Deal, Game, Settings, move_from_json
+from spidertour.engine import Deal, Game, MoveCards, Settings, move_from_json
 from spidertour.engine.solver import solve_game
 from tests.client import Api, Player
 
@@ -50,6 +50,26 @@ def losing_line(seed: str, settings: dict[str, Any], budget: float = 1.0) -> lis
             game.play(move)
             moves.append(move.to_json())
     raise AssertionError("no losing line found")
+
+
+def long_game(seed: str, count: int, **settings: Any) -> list[dict[str, Any]]:
+    """``count`` recorded moves that never clear the undo history: random moves until a card can go
+    to and fro without revealing anything, then that card to and fro (as bench/analysis_memory.py)."""
+    game = Game(Settings(**settings), seed)
+    rng = random.Random(seed)
+    moves: list[dict[str, Any]] = []
+    while len(moves) < count:
+        legal = [m for m in game.legal_moves() if isinstance(m, MoveCards)]
+        for m in legal:
+            trial = game.copy()
+            back = MoveCards(m.dst, m.count, m.src)
+            if trial.play(m).revealed == 0 and not trial.over and back in trial.legal_moves():
+                return moves + [(back if k % 2 else m).to_json() for k in range(count - len(moves))]
+        move = rng.choice(legal) if legal else next(x for x in game.legal_moves() if isinstance(x, Deal))
+        game.play(move)
+        moves.append(move.to_json())
+        assert not game.over, f"the game of {seed} ended before {count} moves"
+    return moves
 
 
 def positions_after(seed: str, settings: dict[str, Any], moves: list[dict[str, Any]]) -> list[Game]:

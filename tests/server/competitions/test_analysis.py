@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 import time
+import tracemalloc
 from typing import Any
 
 from spidertour.engine import Game, Settings
 from spidertour.engine.solver import solve_game
 from spidertour.server.competitions.analysis.job import analyse
-from tests.client import Api, Player
+from tests.client import Api, Player, bearer
 from tests.conftest import server_env
 from tests.server.helpers import assert_error, fetch, unique
 from tests.serverproc import ServerProcess
 
-from .practice_kit import ONE_SUIT, losing_line, play, positions_after, wait_finished_with_par, wait_until
+from .practice_kit import ONE_SUIT, long_game, losing_line, play, positions_after, wait_finished_with_par, wait_until
 
 SEED = "analysis-seed"
 
 
-def analysis(api: Api, tid: int, eid: int) -> tuple[int, dict[str, Any]]:
-    r = api.http.get(f"/api/tournaments/{tid}/entries/{eid}/analysis")
+def analysis(api: Api, tid: int, eid: int, token: str) -> tuple[int, dict[str, Any]]:
+    r = api.http.get(f"/api/tournaments/{tid}/entries/{eid}/analysis", headers=bearer(token))
     assert r.status_code in (200, 202), r.text
     return r.status_code, r.json()
 
@@ -39,14 +40,14 @@ async def test_the_turning_point_is_the_move_that_gave_the_win_away(api: Api, se
     await play(api, server.ws_url, eid, token, line)
     _, idle = api.register("Idle")
     absent = api.join(tid, idle)["id"]
-    assert_error(api.http.get(f"/api/tournaments/{tid}/entries/{eid}/analysis"), 403, "finishes")
+    assert_error(api.http.get(f"/api/tournaments/{tid}/entries/{eid}/analysis", headers=bearer(token)), 403, "finishes")
 
     tour = wait_finished_with_par(api, tid)
-    first = analysis(api, tid, eid)
-    second = analysis(api, tid, eid)
+    first = analysis(api, tid, eid, token)
+    second = analysis(api, tid, eid, token)
     assert first == (202, {"status": "computing"})
     assert second[0] == 200 or second == first
-    _, ready = wait_until("ready", lambda: (a := analysis(api, tid, eid))[0] == 200 and a)
+    _, ready = wait_until("ready", lambda: (a := analysis(api, tid, eid, token))[0] == 200 and a)
     assert ready["status"] == "ready" and ready["par"] == tour["par"]
     assert [p["winnable"] for p in ready["positions"]] == [True] * k + [False]  # `end` is no position
     assert ready["turning_point"] == k
@@ -55,16 +56,16 @@ async def test_the_turning_point_is_the_move_that_gave_the_win_away(api: Api, se
     rows = await fetch(server.database_url, "SELECT starts FROM analysis_claims WHERE entry_id = $1", eid)
     assert [r["starts"] for r in rows] == [1]
     stored = await fetch(server.database_url, "SELECT computed_at FROM analyses WHERE entry_id = $1", eid)
-    assert analysis(api, tid, eid) == (200, ready)
+    assert analysis(api, tid, eid, token) == (200, ready)
     assert await fetch(server.database_url, "SELECT computed_at FROM analyses WHERE entry_id = $1", eid) == stored
 
     # An entry that never played: the opening position only, winnable (the par won the deal), no turning point.
-    wait_until("absent analysed", lambda: analysis(api, tid, absent)[0] == 200)
-    _, quiet = analysis(api, tid, absent)
+    wait_until("absent analysed", lambda: analysis(api, tid, absent, token)[0] == 200)
+    _, quiet = analysis(api, tid, absent, token)
     assert quiet["positions"] == [{"winnable": True}] and quiet["turning_point"] is None
 
-    assert_error(api.http.get(f"/api/tournaments/{tid}/entries/999999999/analysis"), 404)
-    assert_error(api.http.get(f"/api/tournaments/999999999/entries/{eid}/analysis"), 404)
+    assert_error(api.http.get(f"/api/tournaments/{tid}/entries/999999999/analysis", headers=bearer(token)), 404)
+    assert_error(api.http.get(f"/api/tournaments/999999999/entries/{eid}/analysis", headers=bearer(token)), 404)
 
 
 async def test_a_won_game_has_no_turning_point(api: Api, server: Any) -> None:
@@ -81,7 +82,7 @@ async def test_a_won_game_has_no_turning_point(api: Api, server: Any) -> None:
     assert (await player.recv())["outcome"] == "won"
     await player.close()
     wait_until("finished", lambda: api.tournament(tid)["status"] == "finished")
-    _, ready = wait_until("ready", lambda: (a := analysis(api, tid, eid))[0] == 200 and a)
+    _, ready = wait_until("ready", lambda: (a := analysis(api, tid, eid, token))[0] == 200 and a)
     assert len(ready["positions"]) == len(line) + 1
     assert all(p["winnable"] is True for p in ready["positions"]) and ready["turning_point"] is None
 
@@ -118,12 +119,28 @@ async def test_two_processes_work_an_analysis_out_once(
         await play(api, server.ws_url, eid, token, line)
         wait_finished_with_par(api, tid)
         there = Api(other.url, admin_token)
-        answers = [analysis(api, tid, eid), analysis(there, tid, eid), analysis(api, tid, eid)]
+        answers = [analysis(api, tid, eid, token), analysis(there, tid, eid, token), analysis(api, tid, eid, token)]
         assert answers[0] == (202, {"status": "computing"})
-        _, here = wait_until("ready here", lambda: (a := analysis(api, tid, eid))[0] == 200 and a)
-        _, beyond = wait_until("ready there", lambda: (a := analysis(there, tid, eid))[0] == 200 and a)
+        _, here = wait_until("ready here", lambda: (a := analysis(api, tid, eid, token))[0] == 200 and a)
+        _, beyond = wait_until("ready there", lambda: (a := analysis(there, tid, eid, token))[0] == 200 and a)
         assert here == beyond and here["turning_point"] == len(line)
         rows = await fetch(server.database_url, "SELECT starts FROM analysis_claims WHERE entry_id = $1", eid)
         assert [r["starts"] for r in rows] == [1]
     finally:
         other.stop()
+
+
+def test_an_analysis_holds_a_long_game_in_memory_linear_in_its_length() -> None:
+    """A game of 4,000 moves whose undo history is never cleared (one card to and fro): what the
+    analysis keeps per position holds no history. Kept as a game copy per position it took 75 MiB
+    (the square of the length); now about 2 MiB (bench/analysis_memory.py)."""
+    moves = long_game(SEED, 4000, **ONE_SUIT)
+    settings = Settings(**ONE_SUIT).to_json()
+    tracemalloc.start()
+    try:
+        result = analyse(settings, SEED, 1, moves, None, 0.01, 0.01)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(result["positions"]) == 4001
+    assert peak < 16 * 2**20, f"{peak / 2**20:.1f} MiB"

@@ -208,7 +208,7 @@ async def test_matchpoints_rank_a_hand_checked_field(api: Api, server: Any, data
     assert r.status_code == 409 and "one deal" in r.json()["detail"], r.text
     assert await fetch(database_url, "SELECT id FROM entries WHERE tournament_id = $1 AND practice", tid) == []
     entry = (await fetch(database_url, "SELECT id FROM entries WHERE tournament_id = $1", tid))[0]["id"]
-    r = api.http.get(f"/api/tournaments/{tid}/entries/{entry}/analysis")
+    r = api.http.get(f"/api/tournaments/{tid}/entries/{entry}/analysis", headers={"authorization": f"Bearer {token}"})
     assert r.status_code == 409 and "one deal" in r.json()["detail"], r.text
 
 

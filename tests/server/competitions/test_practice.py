@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.client import Api, Player, bearer
-from tests.server.helpers import assert_error, fetch, unique
+from tests.server.communities.kit import new_organiser, tournament_as
+from tests.server.helpers import assert_error, fetch, stamp, unique
 
 from .practice_kit import play, reveals, wait_finished_with_par
 
@@ -95,7 +98,8 @@ async def test_practice_and_analysis_of_a_cancelled_tournament_are_refused(api: 
     eid = api.join(tid, token)["id"]
     assert api.http.post(f"/api/tournaments/{tid}/cancel", headers=api.admin()).status_code == 200
     assert_error(api.http.post(f"/api/tournaments/{tid}/practice", headers=bearer(token)), 409, "cancelled")
-    assert_error(api.http.get(f"/api/tournaments/{tid}/entries/{eid}/analysis"), 409, "cancelled")
+    analysis = api.http.get(f"/api/tournaments/{tid}/entries/{eid}/analysis", headers=bearer(token))
+    assert_error(analysis, 409, "cancelled")
 
 
 async def test_a_ranked_over_message_carries_no_practice_fields(api: Api, server: Any) -> None:
@@ -103,3 +107,62 @@ async def test_a_ranked_over_message_carries_no_practice_fields(api: Api, server
     _, token = api.register("Ranked")
     over = await play(api, server.ws_url, api.join(tid, token)["id"], token, [])
     assert over["outcome"] == "ended" and "would_rank" not in over and "par" not in over
+
+
+@pytest.mark.parametrize("scoring", ["total", "matchpoints"])
+async def test_a_practice_game_stays_out_of_the_ranking_rebuilt_by_a_disqualification(
+    api: Api, server: Any, scoring: str
+) -> None:
+    """A practice game better than every ranked one, then a disqualification after the finish: the
+    standings ranked again, the winner, the CSV, the series and the ratings leave the practice out.
+    One deal by matchpoints is refused now; such a tournament stored before is ranked all the same."""
+    _, organiser = new_organiser(api)
+    series = api.http.post("/api/series", json={"name": unique("season")}, headers=bearer(organiser)).json()
+    tid = tournament_as(api, organiser, seed=SEED, closes_at=stamp(4), settings=SETTINGS, series=series["id"])["id"]
+    if scoring == "matchpoints":
+        await fetch(
+            server.database_url,
+            """UPDATE tournaments SET settings = settings || '{"scoring": "matchpoints"}' WHERE id = $1""",
+            tid,
+        )
+    two, three = reveals(SEED, 2, **SETTINGS), reveals(SEED, 3, **SETTINGS)
+    first_id, first = api.register("First")
+    await play(api, server.ws_url, api.join(tid, first)["id"], first, two)  # 50
+    _, second = api.register("Second")
+    second_entry = api.join(tid, second)["id"]
+    await play(api, server.ws_url, second_entry, second, [])  # 0
+    wait_finished_with_par(api, tid)
+
+    guest_id, guest = api.register("Better")
+    entry = api.http.post(f"/api/tournaments/{tid}/practice", headers=bearer(guest)).json()
+    over = await play(api, server.ws_url, entry["id"], guest, three)  # 75: it would have won
+    assert over["would_rank"] == {"rank": 1, "of": 3}
+    disqualify = f"/api/tournaments/{tid}/entries/{second_entry}/disqualify"
+    r = api.http.post(disqualify, json={"reason": "two devices"}, headers=bearer(organiser))
+    assert r.status_code == 200, r.text
+
+    standings = api.http.get(f"/api/tournaments/{tid}/standings").json()
+    assert [(s["rank"], s["player_id"]) for s in standings] == [(1, first_id)]
+    assert api.tournament(tid)["winner"]["player"] == "First"
+    assert "Better" not in api.http.get(f"/api/tournaments/{tid}/standings.csv").text
+    table = api.http.get(f"/api/series/{series['id']}/standings").json()
+    assert guest_id not in [row["player_id"] for row in table]
+    stored = await fetch(server.database_url, "SELECT entry_id FROM standings WHERE tournament_id = $1", tid)
+    assert entry["id"] not in [row["entry_id"] for row in stored]
+    rated = await fetch(server.database_url, "SELECT player_id FROM rating_history WHERE tournament_id = $1", tid)
+    assert guest_id not in [row["player_id"] for row in rated]
+    assert await fetch(server.database_url, "SELECT 1 FROM ratings WHERE player_id = $1", guest_id) == []
+
+
+def test_matchpoints_need_several_deals(api: Api) -> None:
+    one: dict[str, Any] = {**SETTINGS, "scoring": "matchpoints"}
+    for settings in (one, {**one, "deals": 1}):
+        body = {"name": unique("one deal"), "settings": settings}
+        assert_error(api.http.post("/api/tournaments", json=body, headers=api.admin()), 400, "matchpoints", "deals")
+    schedule = {"name": unique("weekly"), "first_opens_at": stamp(3600), "every_minutes": 60, "settings": one}
+    assert_error(api.http.post("/api/schedules", json=schedule, headers=api.admin()), 400, "matchpoints")
+    r = api.http.post(
+        "/api/tournaments", json={"name": unique("two"), "settings": {**one, "deals": 2}}, headers=api.admin()
+    )
+    assert r.status_code == 201, r.text
+    assert r.json()["settings"]["scoring"] == "matchpoints"

@@ -105,6 +105,8 @@ async def test_creating_a_team_battle_and_who_may_join_for_which_team(api: Api, 
     assert_error(join(api, battle["id"], token, team=blue["id"]), 403, f"not a member of club {blue['id']}")
     assert_error(join(api, battle["id"], token, team=999_999_999), 403, "not a member of club 999999999")
     assert_error(join(api, battle["id"], token, team="red"), 400)
+    for beyond in (2**63, 2**64 - 1):  # no club's id: refused as such, never sent to PostgreSQL
+        assert_error(join(api, battle["id"], token, team=beyond), 400, "team")
     _, guest = api.register("guest")
     assert_error(api.http.post(f"/api/tournaments/{battle['id']}/entries", headers=bearer(guest)), 400, "team battle")
     assert api.http.get("/api/me/entries", headers=bearer(token)).json() == []  # nothing was made

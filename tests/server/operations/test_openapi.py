@@ -43,6 +43,7 @@ PLAYER_ROUTES = {
     ("patch", "/api/me/profile"),
     ("post", "/api/tournaments/{tournament_id}/practice"),
     ("get", "/api/me/practice"),
+    ("get", "/api/tournaments/{tournament_id}/entries/{entry_id}/analysis"),
     ("post", "/api/clubs/{club_id}/members"),
     ("get", "/api/me"),
     ("patch", "/api/me"),

@@ -174,3 +174,35 @@ async def test_a_claim_is_renewed_while_its_solve_runs(api: Api, database_url: s
     finally:
         await solver.stop()
         await db.close()
+
+
+async def test_the_worker_serves_urgent_jobs_first_and_a_job_given_up_passes_its_turn_on() -> None:
+    """One worker process: a job running, three analyses waiting, then a par; the par is served
+    next. A waiting job given up, and the running one, leave the turn to the others."""
+    pool = SolverPool()
+    ended: list[str] = []
+
+    async def job(name: str, seconds: float, later: bool) -> None:
+        await pool.run(time.sleep, seconds, later=later)
+        ended.append(name)
+
+    try:
+        running = asyncio.create_task(job("running", 0.5, True))
+        await asyncio.sleep(0.05)
+        waiting = [asyncio.create_task(job(f"analysis {k}", 0.05, True)) for k in range(3)]
+        await asyncio.sleep(0.05)
+        given_up = asyncio.create_task(job("given up", 0.05, False))
+        await asyncio.sleep(0.05)
+        par = asyncio.create_task(job("par", 0.05, False))
+        await asyncio.sleep(0.05)
+        given_up.cancel()
+        await asyncio.gather(running, par, *waiting, given_up, return_exceptions=True)
+        assert ended == ["running", "par", "analysis 0", "analysis 1", "analysis 2"]
+
+        stopped = asyncio.create_task(job("stopped", 0.3, False))  # its caller stops waiting while it runs
+        await asyncio.sleep(0.1)
+        stopped.cancel()
+        await asyncio.wait_for(job("after", 0.01, True), 30)
+        assert ended[-1] == "after"
+    finally:
+        await pool.stop()

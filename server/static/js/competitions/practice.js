@@ -46,10 +46,21 @@ export class AnalysisLine {
   }
 
   async load() {
+    if (!player()) {  // an analysis is asked for with a player's token
+      this.note.replaceChildren(el("a", { href: "#/account", "data-field": "analysis-hint" },
+        "Sign in to see where the win was lost"));
+      this.root.dataset.status = "signed-out";
+      return;
+    }
     let answer;
     try {
       answer = await api.analysis(this.tid, this.entryId);
     } catch (err) {
+      if (err.status === 429 && err.retryAfter) {  // too many analyses started: this one a little later
+        this.note.textContent = `Analysis waits: ${err.message}`;
+        this.timer = setTimeout(() => this.load(), err.retryAfter * 1000);
+        return;
+      }
       this.note.textContent = `No analysis: ${err.message}`;
       this.root.dataset.status = "error";
       return;

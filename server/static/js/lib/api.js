@@ -133,7 +133,7 @@ export const api = {
   /** A finished tournament's deal played again, unranked: a practice entry (its game at #/play/ID). */
   practice: (tid) => call("POST", `/api/tournaments/${tid}/practice`, { token: token() }),
   /** Where a finished game's win was lost: {status: "computing"} until {status: "ready", positions, ...}. */
-  analysis: (tid, eid) => call("GET", `/api/tournaments/${tid}/entries/${eid}/analysis`),
+  analysis: (tid, eid) => call("GET", `/api/tournaments/${tid}/entries/${eid}/analysis`, { token: token() }),
   createTournament: (body, admin) => call("POST", "/api/tournaments", { body, token: admin }),
   /** An organiser's request with the admin or organiser token of this tab (organise/). */
   admin: (method, path, body, options = {}) => call(method, path, { body, token: adminToken(), ...options }),
