@@ -134,6 +134,12 @@ def test_an_empty_variable_counts_as_unset() -> None:
         ("SOLVER_SECONDS", "0", "seconds"),
         ("JOIN_BURST", "many", "whole number"),
         ("TRUSTED_PROXIES", "10.0.0.0/8, nowhere", "'nowhere' is not an address or a network"),
+        ("HOST", "999.1.1.1", "an address to listen on"),
+        ("HOST", "0.0.0.0:8000", "an address to listen on"),
+        ("DATABASE_URL", "garbage", "a PostgreSQL URL"),
+        ("DATABASE_URL", "mysql://u@h/d", "a PostgreSQL URL"),
+        ("REDIS_URL", "garbage", "a Redis URL"),
+        ("REDIS_URL", "localhost:6379", "a Redis URL"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_variable(name: str, value: str, needle: str) -> None:
@@ -149,6 +155,7 @@ def test_a_bad_value_is_refused_naming_the_variable(name: str, value: str, needl
         ({"PORT": "abc"}, ["serve"]),
         ({"COMMIT_INTERVAL_MS": "x"}, ["serve"]),
         ({"DB_TIMEOUT": "0"}, ["migrate"]),
+        ({"DATABASE_URL": "garbage"}, ["migrate"]),
         ({"LOG_LEVEL": "verbose"}, ["migrate"]),
         ({"LOG_FORMAT": "xml"}, ["serve"]),
         ({"PORT": "abc"}, ["verify", "1"]),
