@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 import msgspec
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
@@ -169,7 +171,39 @@ def _normal(fieldname: str, value: str, name: str) -> Any:
         return tuple(_network(part.strip(), name) for part in value.split(",") if part.strip())
     if fieldname == "external_jwt_key":
         return _jwt_key(value.replace("\\n", "\n"), name)
+    if fieldname in _URL_SCHEMES:
+        return _url(value, name, _URL_SCHEMES[fieldname])
+    if fieldname == "host" and not _is_host(value):
+        raise ConfigError(f"{name}: expected {VARIABLES[name][1]}, not {value!r}")
     return value
+
+
+# What each server URL may start with (what asyncpg and redis-py take).
+_URL_SCHEMES = {"database_url": ("postgresql", "postgres"), "redis_url": ("redis", "rediss", "unix")}
+_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
+def _url(value: str, name: str, schemes: tuple[str, ...]) -> str:
+    """A server's URL, checked for its form only (whether the server answers is seen at start).
+    The message does not repeat the value: it may hold a password."""
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in schemes or not (parts.netloc or parts.path or parts.query):
+        raise ConfigError(f"{name}: expected {VARIABLES[name][1]}")
+    return value
+
+
+def _is_host(value: str) -> bool:
+    """An IP address, or a host name (whose last part is not a number: 999.1.1.1 is no name)."""
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        labels = value.removesuffix(".").split(".")
+        return len(value) <= 253 and all(_LABEL.fullmatch(part) for part in labels) and not labels[-1].isdigit()
+    return True
 
 
 def _jwt_key(value: str, name: str) -> str:
@@ -198,10 +232,10 @@ def _network(text: str, name: str) -> str:
 _WHOLE = "a whole number"
 # Every variable the server reads: (its field, what it must be).
 VARIABLES: dict[str, tuple[str, str]] = {
-    "DATABASE_URL": ("database_url", "a PostgreSQL URL"),
-    "REDIS_URL": ("redis_url", "a Redis URL"),
+    "DATABASE_URL": ("database_url", "a PostgreSQL URL such as postgresql://user:password@host:5432/spidertour"),
+    "REDIS_URL": ("redis_url", "a Redis URL such as redis://host:6379/0"),
     "ADMIN_TOKEN": ("admin_token", "a token"),
-    "HOST": ("host", "an address to listen on"),
+    "HOST": ("host", "an address to listen on (an IP address such as 127.0.0.1 or 0.0.0.0, or a host name)"),
     "PORT": ("port", f"{_WHOLE} from 1 to 65535"),
     "SPIDERTOUR_DATA": ("data_dir", "a folder"),
     "REDIS_PREFIX": ("redis_prefix", "a key prefix"),

@@ -13,8 +13,20 @@ from pathlib import Path
 import pytest
 
 from tests.client import Api
-from tests.serverproc import ServerProcess, marked_processes
+from tests.serverproc import ServerProcess, end_of_run, marked_processes
 from tests.services import create_database, drop_database, postgres_server, redis_server, unique_name, with_database
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    session.config.stash[LOGS_KEPT] = end_of_run(passed=exitstatus == 0)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    if (kept := config.stash.get(LOGS_KEPT, None)) is not None:
+        terminalreporter.write_line(f"the test servers' logs are kept in {kept}")
+
+
+LOGS_KEPT = pytest.StashKey[Path | None]()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -17,6 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # Every server this test run starts carries this in its environment, and so do the processes it
 # starts (the solver's workers): what carries it after the run was left behind (see conftest.py).
 RUN_MARK = ("SPIDERTOUR_TEST_RUN", secrets.token_hex(8))
+# The servers' logs, one folder for the run: removed at its end when every test passed, else kept
+# (and named in the run's summary) for the failures' reports (see conftest.py).
+LOG_DIR = Path(tempfile.gettempdir()) / f"spidertour-tests-{RUN_MARK[1]}"
 
 
 def free_port() -> int:
@@ -42,7 +47,7 @@ class ServerProcess:
         self.extra_env = env or {}
         self.log_level = log_level
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"spidertour-server-{self.port}.log"
+        self.log_path = LOG_DIR / f"server-{self.port}.log"
 
     @property
     def url(self) -> str:
@@ -63,6 +68,7 @@ class ServerProcess:
             **self.extra_env,
         }
         env = {k: v for k, v in env.items() if v != ""}  # "" in env: leave that variable out
+        LOG_DIR.mkdir(exist_ok=True)
         log = open(self.log_path, "ab")  # noqa: SIM115 - kept open for the child's lifetime
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "spidertour.server.cli", "serve", "--log-level", self.log_level],
@@ -96,6 +102,16 @@ class ServerProcess:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def end_of_run(passed: bool) -> Path | None:
+    """The servers' logs at the end of the run: removed when it passed; else their folder, kept."""
+    if not LOG_DIR.exists():
+        return None
+    if passed:
+        shutil.rmtree(LOG_DIR, ignore_errors=True)
+        return None
+    return LOG_DIR
 
 
 def _stat(pid: int) -> tuple[str, int] | None:

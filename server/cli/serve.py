@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import json
+import socket
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -43,26 +45,65 @@ def run_serve(args: argparse.Namespace) -> int:
     host = args.host or config.host
     port = args.port or config.port
     level = args.log_level or config.log_level
+    # The address is taken before anything starts: one taken already (a second server, say) is one
+    # line and status 2, with no embedded PostgreSQL or Valkey started for nothing.
+    try:
+        listener = listen(host, port)
+    except ListenError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     log_config = configure(level, json_logs=config.log_format == "json")
     print(f"spidertour on http://{host}:{port}/", flush=True)
-    uvicorn.run(
-        create_app(config),
-        host=host,
-        port=port,
-        # uvicorn's httptools protocol, closing a connection whose request's headers or body come
-        # too slowly (HEADER_TIMEOUT, BODY_TIMEOUT): uvicorn has no such timeouts of its own.
-        http=http_protocol(config.header_timeout, config.body_timeout),
-        ws_max_size=1 << 20,
-        log_level=level,
-        log_config=log_config,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
-        # The client's address is decided by the server's own TRUSTED_PROXIES setting
-        # (server.fairplay.addresses), never by uvicorn, which would otherwise believe
-        # X-Forwarded-For from any local peer.
-        proxy_headers=False,
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(config),
+            # uvicorn's httptools protocol, closing a connection whose request's headers or body come
+            # too slowly (HEADER_TIMEOUT, BODY_TIMEOUT): uvicorn has no such timeouts of its own.
+            http=http_protocol(config.header_timeout, config.body_timeout),
+            ws_max_size=1 << 20,
+            log_level=level,
+            log_config=log_config,
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+            # The client's address is decided by the server's own TRUSTED_PROXIES setting
+            # (server.fairplay.addresses), never by uvicorn, which would otherwise believe
+            # X-Forwarded-For from any local peer.
+            proxy_headers=False,
+        )
     )
+    try:
+        server.run(sockets=[listener])
+    except KeyboardInterrupt:  # Ctrl-C: the server has shut down already (uvicorn raises it again after)
+        return 130
+    finally:
+        listener.close()
     return 0
+
+
+class ListenError(Exception):
+    """The server cannot listen where it is told to: the message says why, in one line."""
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host``:``port`` (an address or a name of this machine)."""
+    try:
+        family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError):
+        raise ListenError(f"HOST: {host!r} is not an address of this machine") from None
+    try:
+        listener = socket.create_server(address[:2], family=family)
+    except OSError as err:
+        if err.errno == errno.EADDRINUSE:
+            raise ListenError(
+                f"PORT: port {port} is in use on {host} (another server?): choose another with PORT or --port"
+            ) from None
+        if err.errno == errno.EADDRNOTAVAIL:
+            raise ListenError(f"HOST: {host!r} is not an address of this machine") from None
+        if err.errno == errno.EACCES:
+            raise ListenError(f"PORT: port {port} on {host} needs privileges this user lacks") from None
+        raise ListenError(f"cannot listen on {host} port {port}: {err.strerror or err}") from None
+    listener.set_inheritable(True)
+    return listener
 
 
 T = TypeVar("T")

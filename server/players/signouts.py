@@ -24,7 +24,7 @@ from redis.asyncio import Redis
 
 from ..operations.metrics import REDIS_ERRORS
 from ..storage.pool import DB_FAILURES
-from ..storage.redis_client import REDIS_FAILURES
+from ..storage.redis_client import REDIS_FAILURES, stop_tasks
 from . import store
 
 log = logging.getLogger("spidertour.signouts")
@@ -58,9 +58,7 @@ class Signouts:
         self.tasks = [asyncio.create_task(self._listen_loop()), asyncio.create_task(self._check_loop())]
 
     async def stop(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await stop_tasks(self.tasks)
 
     def watch(self, session_id: int, on_end: OnEnd) -> Callable[[], None]:
         """``on_end`` is called once this session ends; call the answer to stop watching."""

@@ -12,6 +12,9 @@ any of ``REDIS_FAILURES`` as "Redis is unavailable" and go on without it.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterable
+
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
@@ -23,6 +26,7 @@ REDIS_FAILURES: tuple[type[Exception], ...] = (RedisError, OSError, RuntimeError
 RETRIES = 1  # tries again on a new connection: a dead pooled one costs one
 CONNECT_SECONDS = 2.0  # a Redis that does not accept within this is out of reach
 COMMAND_SECONDS = 5.0  # nor one that does not answer a command within this (pub/sub waits are not bounded)
+RECANCEL_SECONDS = 0.1  # a task still running this long after its cancel is cancelled again
 
 
 def connect(url: str) -> Redis:
@@ -40,3 +44,16 @@ def connect(url: str) -> Redis:
         socket_keepalive=True,
         health_check_interval=30,
     )
+
+
+async def stop_tasks(tasks: Iterable[asyncio.Task[None]]) -> None:
+    """Cancel the tasks and wait until every one has ended.
+
+    redis-py may swallow a cancel that lands while a pub/sub connection subscribes, and the task
+    then goes on listening: a server stopped right after it started would wait for it forever. A
+    task still running after its cancel is cancelled again, until it ends."""
+    pending = {task for task in tasks if not task.done()}
+    while pending:
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=RECANCEL_SECONDS)

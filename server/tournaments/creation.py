@@ -110,7 +110,8 @@ def tournament_name(raw: str) -> str:
 
 
 def tournament_times(opens: datetime | None, closes: datetime | None) -> tuple[datetime, datetime]:
-    """Opening and closing times checked: zoned, in order, near enough (no arithmetic overflows)."""
+    """Opening and closing times checked: zoned, in order, near enough (no arithmetic overflows),
+    closing in the future."""
     now = datetime.now(UTC)
     if (opens is not None and opens.tzinfo is None) or (closes is not None and closes.tzinfo is None):
         raise HTTPException(status_code=400, detail="times need a time zone, e.g. 2026-11-22T18:00:00Z")
@@ -124,6 +125,8 @@ def tournament_times(opens: datetime | None, closes: datetime | None) -> tuple[d
     closes_at = closes or opens_at + timedelta(hours=1)
     if closes_at - opens_at > window:
         raise HTTPException(status_code=400, detail=f"times must lie within {MAX_DAYS} days")
+    if closes_at <= now:
+        raise HTTPException(status_code=400, detail="closes_at is already past: a tournament closes in the future")
     return opens_at, closes_at
 
 

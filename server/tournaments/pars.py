@@ -21,6 +21,7 @@ import logging
 import multiprocessing
 import os
 import secrets
+import signal
 import socket
 import threading
 import time
@@ -76,7 +77,9 @@ class NoWinnableDeal(Exception):
 def watch_lifeline(lifeline: Connection) -> None:
     """Run in the worker process at its start: end it as soon as the server's end of the lifeline
     closes, which is when the server stops its pool or exits in any way (SIGKILL included), even in
-    the middle of a solve."""
+    the middle of a solve. A Ctrl-C at the terminal, which reaches every process of its group, is
+    left to the server: its worker ends when the server lets go of it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         try:

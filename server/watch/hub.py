@@ -25,7 +25,7 @@ import msgspec
 from redis.asyncio import Redis
 
 from ..operations.metrics import REDIS_ERRORS
-from ..storage.redis_client import REDIS_FAILURES
+from ..storage.redis_client import REDIS_FAILURES, stop_tasks
 from .feeds import Feed, Watcher
 from .leaderboard import Leaderboard
 from .messages import Row
@@ -85,9 +85,7 @@ class Hub:
         self.tasks = [asyncio.create_task(self._publish_loop()), asyncio.create_task(self._listen_loop())]
 
     async def stop(self) -> None:
-        for task in self.tasks + [f.task for f in self.feeds.values()]:
-            task.cancel()
-        await asyncio.gather(*self.tasks, *(f.task for f in self.feeds.values()), return_exceptions=True)
+        await stop_tasks([*self.tasks, *(f.task for f in self.feeds.values())])
 
     # ------------------------------------------------------------------ publishing
 

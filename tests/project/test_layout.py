@@ -48,3 +48,19 @@ def test_every_python_folder_is_a_package_of_the_spidertour_namespace() -> None:
             assert (folder / "__init__.py").exists(), folder
             name = "spidertour." + folder.relative_to(ROOT).as_posix().replace("/", ".")
             assert f'"{name}"' in pyproject, name
+
+
+def test_every_folder_shipped_is_listed() -> None:
+    """Every folder under engine/, server/ and schema/, the web client's folders of data included,
+    is in pyproject.toml's `packages`: one left out is a folder setuptools warns about at every
+    install (and would stop shipping)."""
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    missing = []
+    for top in ("engine", "server", "schema"):
+        for folder in [ROOT / top, *(p for p in (ROOT / top).rglob("*") if p.is_dir())]:
+            if "__pycache__" in folder.parts or not folder.name.isidentifier():
+                continue
+            name = "spidertour." + folder.relative_to(ROOT).as_posix().replace("/", ".")
+            if f'"{name}"' not in pyproject:
+                missing.append(name)
+    assert missing == []

@@ -41,3 +41,35 @@ def test_no_link_leads_out_of_the_repository() -> None:
                 continue
             assert (page.parent / target).resolve().is_relative_to(ROOT), (page.name, target)
             assert (page.parent / target).exists(), (page.name, target)
+
+
+def _first_hour() -> str:
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("## Your first hour") :]
+    return section[: section.index("\n## ")]
+
+
+def test_the_first_hour_sets_what_it_uses_and_dates_nothing() -> None:
+    """Its shell examples run as written, one after the other, on a fresh server: every variable
+    they use is set by an earlier line, no date in them is fixed (it would soon be past), and every
+    organiser's command is given its token."""
+    blocks = re.findall(r"```sh\n(.*?)```", _first_hour(), re.S)
+    assert blocks
+    set_so_far: set[str] = set()
+    for block in blocks:
+        for line in block.splitlines():
+            code = line.split("  #")[0]
+            used = set(re.findall(r"\$([A-Z_]+)\b", code))
+            assert used <= set_so_far, (line, used - set_so_far)
+            set_so_far |= set(re.findall(r"^([A-Z_]+)=", code))
+            assert not re.search(r"\b20\d\d-\d\d-\d\d", code), line
+            if re.match(r"spidertour (tournament|leaderboard|integrity|organiser|club|series create|bots)", code):
+                assert "--admin-token" in code, line
+
+
+def test_the_architecture_names_every_package_of_the_server() -> None:
+    text = (ROOT / "README.md").read_text()
+    tree = text[text.index("## Architecture") :]
+    tree = tree[: tree.index("```", tree.index("```text") + 7)]
+    for init in sorted((ROOT / "server").glob("*/__init__.py")):
+        assert f"  {init.parent.name}/" in tree, init.parent.name

@@ -152,6 +152,12 @@ def test_an_empty_variable_counts_as_unset() -> None:
         ("HEADER_TIMEOUT", "0", "seconds above 0, at most 3600"),
         ("BODY_TIMEOUT", "never", "seconds above 0, at most 3600"),
         ("WEBSOCKETS_PER_ADDRESS", "0", "whole number from 1"),
+        ("HOST", "999.1.1.1", "an address to listen on"),
+        ("HOST", "0.0.0.0:8000", "an address to listen on"),
+        ("DATABASE_URL", "garbage", "a PostgreSQL URL"),
+        ("DATABASE_URL", "mysql://u@h/d", "a PostgreSQL URL"),
+        ("REDIS_URL", "garbage", "a Redis URL"),
+        ("REDIS_URL", "localhost:6379", "a Redis URL"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_variable(name: str, value: str, needle: str) -> None:
@@ -167,6 +173,7 @@ def test_a_bad_value_is_refused_naming_the_variable(name: str, value: str, needl
         ({"PORT": "abc"}, ["serve"]),
         ({"COMMIT_INTERVAL_MS": "x"}, ["serve"]),
         ({"DB_TIMEOUT": "0"}, ["migrate"]),
+        ({"DATABASE_URL": "garbage"}, ["migrate"]),
         ({"LOG_LEVEL": "verbose"}, ["migrate"]),
         ({"LOG_FORMAT": "xml"}, ["serve"]),
         ({"PORT": "abc"}, ["verify", "1"]),

@@ -72,6 +72,10 @@ async def test_settings_are_validated(
     assert await count_tournaments(database_url, name) == 0
 
 
+def ago(seconds: int) -> str:
+    return (datetime.now(UTC) - timedelta(seconds=seconds)).isoformat()
+
+
 @pytest.mark.parametrize(
     ("change", "needle"),
     [
@@ -79,6 +83,8 @@ async def test_settings_are_validated(
         ({"opens_at": "tomorrow"}, "opens_at"),
         ({"opens_at": 1_700_000_000}, "opens_at"),
         ({"closes_at": "2000-01-01T00:00:00Z"}, "closes_at must come after opens_at"),
+        ({"opens_at": ago(7200), "closes_at": ago(3600)}, "closes_at is already past"),
+        ({"opens_at": ago(7200), "closes_at": None}, "closes_at is already past"),
         ({"seed": ""}, "seed"),
         ({"seed": 42}, "seed"),
         ({"name": ""}, "name"),
