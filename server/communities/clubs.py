@@ -3,7 +3,6 @@ code; a member's sign-in code replaced."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import msgspec
@@ -13,10 +12,10 @@ from litestar.exceptions import HTTPException, NotFoundException, PermissionDeni
 from ..core import core_of
 from ..fairplay.limits import limit_guard
 from ..lib.http import printable, strict_body, valid_id
-from ..lib.passwords import hash_secret
 from ..lib.tokens import same_secret
 from ..operations.openapi import ORGANISER, PLAYER, errors
 from ..players.auth import require_player
+from ..players.hashing import hashed
 from . import messages as m
 from . import store
 from .codes import new_code, new_invite
@@ -182,7 +181,7 @@ async def replace_code(request: Request[Any, Any, Any], club_id: int, player_id:
     if member["code_hash"] is None:
         raise HTTPException(status_code=409, detail="this member signs in with a password, not a code")
     code = new_code()
-    await store.set_code(db, player_id, await asyncio.to_thread(hash_secret, code))
+    await store.set_code(db, player_id, await hashed(code))
     return m.MemberCode(player_id=player_id, name=member["name"], handle=member["handle"], code=code)
 
 
