@@ -51,6 +51,8 @@ ANALYSIS_ADDRESS_PER_MINUTE, ANALYSIS_ADDRESS_BURST = 10.0, 60
 # Failed sign-ins within the window: per handle (then even the right password waits), and per
 # address (one school behind one address mistypes many codes, a guesser many handles).
 SIGNIN_FAILURES_PER_HANDLE, SIGNIN_FAILURES_PER_ADDRESS, SIGNIN_WINDOW_SECONDS = 10, 100, 900
+# Open sessions (signed-in devices) of one player: a new sign-in past it ends the oldest.
+SESSIONS_PER_PLAYER = 50
 
 Port = Annotated[int, Meta(ge=1, le=65535)]
 Positive = Annotated[float, Meta(gt=0, le=1e9)]
@@ -64,6 +66,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     port: Port = 8000
     data_dir: str = ".data"
     redis_prefix: str = "spidertour"  # every Redis key starts with this
+    redis_pool_size: Annotated[int, Meta(ge=4, le=10_000)] = 100  # Redis connections per process
     pool_size: Annotated[int, Meta(ge=1, le=1000)] = 10
     # Seconds a PostgreSQL call may take (a statement, a connection's opening, a wait for one of the
     # pool's) before it gives up: a stalled database is an error, not a hang (see ``storage.pool``).
@@ -92,6 +95,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     signin_failures_per_handle: Annotated[int, Meta(ge=1, le=1_000_000)] = SIGNIN_FAILURES_PER_HANDLE
     signin_failures_per_address: Annotated[int, Meta(ge=1, le=1_000_000_000)] = SIGNIN_FAILURES_PER_ADDRESS
     signin_window_seconds: Annotated[int, Meta(ge=1, le=86_400)] = SIGNIN_WINDOW_SECONDS
+    sessions_per_player: Annotated[int, Meta(ge=1, le=10_000)] = SESSIONS_PER_PLAYER  # past it the oldest end
     # Sign-in from a host site (players.external): all three, or none (then no such sign-in).
     external_jwt_key: str | None = None  # an HS256 secret, or a PEM public key (RS256 or ES256)
     external_jwt_issuer: str | None = None
@@ -239,6 +243,7 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "PORT": ("port", f"{_WHOLE} from 1 to 65535"),
     "SPIDERTOUR_DATA": ("data_dir", "a folder"),
     "REDIS_PREFIX": ("redis_prefix", "a key prefix"),
+    "REDIS_POOL_SIZE": ("redis_pool_size", f"{_WHOLE} from 4 to 10000"),
     "DB_POOL_SIZE": ("pool_size", f"{_WHOLE} from 1 to 1000"),
     "DB_TIMEOUT": ("db_timeout", "seconds above 0, at most 3600"),
     "DB_COMMITS": ("commits", f"{_WHOLE} from 1 to 100"),
@@ -264,6 +269,7 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "SIGNIN_FAILURES_PER_HANDLE": ("signin_failures_per_handle", f"{_WHOLE} from 1"),
     "SIGNIN_FAILURES_PER_ADDRESS": ("signin_failures_per_address", f"{_WHOLE} from 1"),
     "SIGNIN_WINDOW_SECONDS": ("signin_window_seconds", f"{_WHOLE} of seconds from 1 to 86400"),
+    "SESSIONS_PER_PLAYER": ("sessions_per_player", f"{_WHOLE} from 1 to 10000"),
     "EXTERNAL_JWT_KEY": ("external_jwt_key", "an HS256 secret or a PEM public key"),
     "EXTERNAL_JWT_ISSUER": ("external_jwt_issuer", "the host site's issuer (iss)"),
     "EXTERNAL_JWT_AUDIENCE": ("external_jwt_audience", "this server's audience (aud)"),

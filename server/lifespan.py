@@ -46,7 +46,7 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             async with connection(database_url, config.db_timeout) as conn:  # migrations may take long
                 await migrate(conn)
             pool = await create_pool(database_url, config.pool_size, config.db_timeout)
-            redis = connect(redis_url)
+            redis = connect(redis_url, config.redis_pool_size)
             admin = config.admin_token
             if admin is None:
                 admin = new_token(24)

@@ -3,7 +3,6 @@ code; a member's sign-in code replaced (by the club whose roster made the accoun
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated, Any
 
 import msgspec
@@ -16,10 +15,10 @@ from litestar.params import Parameter
 from ..core import core_of
 from ..fairplay.limits import limit_guard
 from ..lib.http import printable, strict_body, valid_id
-from ..lib.passwords import hash_secret
 from ..lib.tokens import same_secret
 from ..operations.openapi import ORGANISER, PLAYER, errors
 from ..players.auth import player_guard
+from ..players.hashing import hashed
 from ..players.signouts import signouts_of
 from . import messages as m
 from . import store
@@ -219,7 +218,7 @@ async def replace_code(request: Request[Any, Any, Any], club_id: int, player_id:
     if member["code_hash"] is None:
         raise HTTPException(status_code=409, detail=CHOSE_PASSWORD)
     code = new_code()
-    ended = await store.replace_code(core_of(request).db, player_id, await asyncio.to_thread(hash_secret, code))
+    ended = await store.replace_code(core_of(request).db, player_id, await hashed(code))
     if ended is None:  # it chose a password while its code was hashed
         raise HTTPException(status_code=409, detail=CHOSE_PASSWORD)
     await signouts_of(request).ended(ended)

@@ -4,7 +4,6 @@ answered as JSON, or CSV for ``Accept: text/csv`` (a code sheet to print)."""
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 from typing import Any
@@ -15,8 +14,8 @@ from litestar.exceptions import HTTPException
 from ..core import core_of
 from ..lib.csv_cells import csv_text
 from ..lib.http import strict_body
-from ..lib.passwords import hash_secret
 from ..operations.openapi import ORGANISER, errors
+from ..players.hashing import hashed_all
 from . import messages as m
 from . import store
 from .clubs import managed_club
@@ -27,7 +26,6 @@ MAX_BODY = 128 * 1024  # bytes: 500 lines of names and handles fit many times ov
 MAX_NAME = 40  # as a player's display name
 COLUMNS = ("name", "handle")
 SHEET = ("player_id", "name", "handle", "code")
-HASH_THREADS = 4
 
 
 def _bad(line: int, reason: str) -> HTTPException:
@@ -79,7 +77,7 @@ def checked(people: list[tuple[str, str | None]]) -> list[tuple[str, str | None]
             raise _bad(n, f"the name must be printable, not blank, at most {MAX_NAME} characters")
         if handle is not None:
             handle = handle.removeprefix("@").lower()
-            if not HANDLE.match(handle):
+            if not HANDLE.fullmatch(handle):  # match() would take "abc\n"
                 raise _bad(n, f"the handle {handle!r} is not 3-24 of a-z 0-9 _ -")
             if handle in seen:
                 raise _bad(n, f"the handle {handle!r} is on an earlier line too")
@@ -110,18 +108,9 @@ async def with_handles(db: Any, people: list[tuple[str, str | None]]) -> list[tu
     return out
 
 
-def _hash_all(codes: list[str]) -> list[str]:
-    return [hash_secret(code) for code in codes]
-
-
 async def hashed(codes: list[str]) -> list[str]:
-    """The codes' argon2id hashes, a few threads at once (the hashing lets go of the interpreter)."""
-    chunks = [codes[i::HASH_THREADS] for i in range(HASH_THREADS)]
-    done = await asyncio.gather(*(asyncio.to_thread(_hash_all, chunk) for chunk in chunks))
-    out = [""] * len(codes)
-    for i, chunk in enumerate(done):
-        out[i::HASH_THREADS] = chunk
-    return out
+    """The codes' argon2id hashes, one at a time among the process's other argon2 work (``players.hashing``)."""
+    return await hashed_all(codes)
 
 
 def as_csv(members: list[m.MemberCode]) -> str:

@@ -4,6 +4,10 @@ Each (kind, address) pair has a token bucket kept in Redis and updated by one Lu
 limit holds however many server processes share that Redis: ``burst`` requests at once, then
 ``per_minute`` a minute. The address is never put into Redis as it is: the key holds its keyed
 hash (``addresses`` says which address a request comes from).
+
+With Redis out of reach the limits let requests in (one warning each); with Redis busy (every
+pooled connection in use for ``POOL_WAIT`` seconds: ``PoolBusy``) the request is answered 503 with
+``Retry-After``: a crowd never gets past a limit by being a crowd.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from ..config import Limit, Network
 from ..core import core_of
 from ..lib.tokens import address_hash
 from ..operations.metrics import REDIS_ERRORS
-from ..storage.redis_client import REDIS_FAILURES
+from ..storage.redis_client import REDIS_FAILURES, PoolBusy
 from .addresses import bucket, client_address
 
 log = logging.getLogger("spidertour.limits")
@@ -69,10 +73,17 @@ class Limiter:
         return address_hash(self.key, bucket(client_address(connection, self.proxies)))
 
     async def take(self, limit: Limit, hashed: bytes) -> float:
-        """Take a token for this address: 0 when granted, else the seconds to wait."""
+        """Take a token for this address (or whatever ``hashed`` names): 0 when granted, else the
+        seconds to wait. 503 while Redis is busy."""
         key = f"{self.prefix}:limit:{limit.kind}:{hashed.hex()}"
         try:
             allowed, wait = await self._bucket(keys=[key], args=[limit.per_minute / 60.0, limit.burst])
+        except PoolBusy:  # not an outage: the request waits its turn, not let through
+            REDIS_ERRORS.inc()
+            log.warning("rate limit busy (every Redis connection in use): %s answered 503", limit.kind)
+            raise HTTPException(
+                status_code=503, detail="the server is busy: try again in a moment", headers={"Retry-After": "1"}
+            ) from None
         except REDIS_FAILURES:  # Redis out of reach: let people in rather than shut everyone out
             REDIS_ERRORS.inc()
             log.warning("rate limit unavailable (Redis): %s allowed", limit.kind)

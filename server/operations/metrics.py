@@ -30,6 +30,9 @@ COMMIT_BATCH = Histogram(
 )
 DB_ERRORS = Counter("spidertour_db_errors", "PostgreSQL calls that failed", registry=REGISTRY)
 REDIS_ERRORS = Counter("spidertour_redis_errors", "Redis calls that failed", registry=REGISTRY)
+PASSWORD_HASHES = Counter(
+    "spidertour_password_hashes", "Passwords and codes hashed or checked (argon2), by kind", ["kind"], registry=REGISTRY
+)
 REBUILDS = Counter("spidertour_leaderboard_rebuilds", "Leaderboards rebuilt from PostgreSQL", registry=REGISTRY)
 GAMES = Gauge("spidertour_games", "Entries of unfinished tournaments, by status", ["status"], registry=REGISTRY)
 TOURNAMENTS = Gauge("spidertour_tournaments", "Tournaments by status", ["status"], registry=REGISTRY)

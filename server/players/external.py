@@ -4,12 +4,19 @@ The key decides the one algorithm accepted: a secret is HS256, a PEM RSA public 
 P-256 one ES256. PyJWT checks the signature with that algorithm alone (so neither ``none`` nor an
 HS256 token signed with the public key's text passes), the issuer, the audience and the expiry;
 ``sub`` and ``exp`` are required, and ``exp`` may be at most ``MAX_AHEAD`` seconds ahead.
+
+Each assertion signs in once: ``once`` names it (its ``jti``, or the token itself when it has none,
+both by their SHA-256) for the caller to remember until ``expires_at`` and refuse a replay.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import time
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import jwt
@@ -25,6 +32,21 @@ KeyAndAlg = tuple[Any, str]
 
 class Refused(Exception):
     """The assertion does not sign anyone in: the message says why."""
+
+
+class Unusable(Exception):
+    """The assertion is the host site's, but names its user in a way that cannot be kept (a bad request)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """What a valid assertion says: who, and how to recognise it again."""
+
+    issuer: str
+    subject: str
+    name: str
+    once: str  # "jti:<sha256>" or "token:<sha256>": remembered to refuse a replay
+    expires_at: datetime  # until when it could be replayed (exp and the leeway)
 
 
 @functools.cache
@@ -47,11 +69,13 @@ _REASONS: list[tuple[type[Exception], str]] = [
     (jwt.InvalidAlgorithmError, "its algorithm is not the one of the configured key"),
     (jwt.InvalidSignatureError, "its signature does not match the configured key"),
     (jwt.ImmatureSignatureError, "it is not valid yet (iat or nbf in the future)"),
+    (jwt.exceptions.InvalidJTIError, "its id (jti) must be a string"),
 ]
 
 
-def verify(config: tuple[str, str, str], assertion: str) -> tuple[str, str, str]:
-    """(issuer, subject, display name) of a valid assertion; Refused, saying why, otherwise."""
+def verify(config: tuple[str, str, str], assertion: str) -> Taken:
+    """What a valid assertion says; Refused, saying why, otherwise (Unusable when it is signed
+    right but its subject holds control characters)."""
     key_text, issuer, audience = config
     key, algorithm = key_and_algorithm(key_text)
     try:
@@ -76,7 +100,18 @@ def verify(config: tuple[str, str, str], assertion: str) -> tuple[str, str, str]
     subject = claims["sub"]
     if not isinstance(subject, str) or not subject.strip() or len(subject) > 255:
         raise Refused("its subject (sub) must be a string of 1 to 255 characters")
+    if any(unicodedata.category(c) == "Cc" for c in subject):
+        raise Unusable("its subject (sub) holds a control character (a NUL, a newline...)")
+    jti = claims.get("jti")
+    if jti is not None and (not isinstance(jti, str) or not 1 <= len(jti) <= 255):
+        raise Refused("its id (jti) must be a string of 1 to 255 characters")
+    once = f"jti:{_sha256(jti)}" if jti is not None else f"token:{_sha256(assertion)}"
     name = claims.get("name")
     if not isinstance(name, str) or not name.strip() or not name.strip().isprintable():
         name = subject if subject.strip().isprintable() else "player"
-    return issuer, subject, name.strip()[:NAME_LENGTH]
+    expires_at = datetime.fromtimestamp(claims["exp"] + LEEWAY, UTC)
+    return Taken(issuer, subject, name.strip()[:NAME_LENGTH], once, expires_at)
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

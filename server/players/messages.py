@@ -7,8 +7,11 @@ from typing import Annotated
 from msgspec import Meta, Struct
 
 Name = Annotated[str, Meta(min_length=1, max_length=40)]
-# Small letters, digits, _ and -; capitals are taken and folded to small letters (Ann is ann).
-Handle = Annotated[str, Meta(pattern="^[A-Za-z0-9_-]{3,24}$", description="3-24 of a-z 0-9 _ - (folded to small)")]
+# Small letters, digits, _ and -; capitals are taken and folded to small letters (Ann is ann). The
+# pattern is searched for (re.search), and "$" also matches before a last newline: (?!\n) refuses it.
+Handle = Annotated[
+    str, Meta(pattern=r"^[A-Za-z0-9_-]{3,24}(?!\n)$", description="3-24 of a-z 0-9 _ - (folded to small)")
+]
 Password = Annotated[str, Meta(min_length=8, max_length=1024)]
 Code = Annotated[str, Meta(min_length=1, max_length=200)]
 Assertion = Annotated[str, Meta(min_length=1, max_length=8192)]

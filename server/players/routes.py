@@ -3,23 +3,28 @@ and sessions: signing in on a device, signing out of one or of all (docs/account
 
 from __future__ import annotations
 
-import asyncio
+import math
 from typing import Any
 
 from litestar import Request, delete, get, patch, post
 from litestar.exceptions import HTTPException
 
+from ..config import Limit
 from ..core import core_of
 from ..fairplay.limits import limit_guard, limiter_of
 from ..lib.http import printable, strict_body
-from ..lib.passwords import hash_secret
 from ..lib.tokens import new_token, token_hash
 from ..operations.openapi import PLAYER, errors
 from . import store
 from .auth import player_guard, require_player
+from .hashing import hashed
 from .messages import Club, Me, MeUpgrade, PlayerCreate, PlayerCreated, SessionCreate, SessionCreated
 from .signin import sign_in
 from .signouts import signouts_of
+
+# A guest becoming an account hashes a password: a few tries a minute per player (one succeeds;
+# the others race it), and each takes one of its address's registrations.
+UPGRADES = Limit("upgrade", per_minute=6.0, burst=3, what="tries at choosing a password")
 
 
 def _taken(handle: str) -> HTTPException:
@@ -46,7 +51,7 @@ async def post_player(request: Request[Any, Any, Any], data: PlayerCreate) -> Pl
     if (data.handle is None) != (data.password is None):
         raise HTTPException(status_code=400, detail="an account needs both a handle and a password")
     handle = None if data.handle is None else data.handle.lower()
-    password_hash = None if data.password is None else await asyncio.to_thread(hash_secret, data.password)
+    password_hash = None if data.password is None else await hashed(data.password)
     token = new_token()
     address = limiter_of(request).address_hash(request)
     try:
@@ -63,24 +68,55 @@ async def get_me(request: Request[Any, Any, Any]) -> Me:
     return await _me(request, player["id"])
 
 
-@patch("/api/me", security=PLAYER, guards=[player_guard], responses=errors(400, 401, 409, 415))
+def _account_already(handle: str | None) -> HTTPException:
+    return HTTPException(
+        status_code=409, detail=f"this player is an account already (@{handle}): its handle and password stay"
+    )
+
+
+async def _upgrade_allowed(request: Request[Any, Any, Any], player_id: int) -> None:
+    """429 past the player's own tries, or its address's registrations (the cheap checks passed)."""
+    limiter = limiter_of(request)
+    for limit, key in (
+        (UPGRADES, f"player:{player_id}".encode()),
+        (core_of(request).config.limits["register"], limiter.bucket_hash(request)),
+    ):
+        wait = await limiter.take(limit, key)
+        if wait:
+            seconds = math.ceil(wait)
+            raise HTTPException(
+                status_code=429,
+                detail=f"too many {limit.what}: try again in {seconds} s",
+                headers={"Retry-After": str(seconds)},
+                extra={"limit": limit.kind, "retry_after": seconds},
+            )
+
+
+@patch("/api/me", security=PLAYER, guards=[player_guard], responses=errors(400, 401, 409, 415, 429))
 async def upgrade_me(request: Request[Any, Any, Any], data: MeUpgrade) -> Me:
     """Player: a guest becomes an account with `{"handle", "password"}`, keeping its entries and
     this token; a club member who signs in with a code chooses a password with its own handle (the
-    code then stops working). 409 when the handle is taken, or when the caller has a password already."""
+    code then stops working). 409 when the handle is taken, or when the caller has a password
+    already (both answered before any hashing); limited per player and per client address (429)."""
     player = request.state.player
     data = await strict_body(request, MeUpgrade)
+    db = core_of(request).db
     handle = data.handle.lower()
-    password_hash = await asyncio.to_thread(hash_secret, data.password)
+    me = await store.player(db, player["id"])
+    if me is None or me["has_password"] or (me["handle"] is not None and me["handle"] != handle):
+        raise _account_already(player["handle"])
+    other = await store.by_handle(db, handle)
+    if other is not None and other["id"] != player["id"]:
+        raise _taken(handle)
+    await _upgrade_allowed(request, player["id"])
+    password_hash = await hashed(data.password)
     try:
-        done = await store.upgrade(core_of(request).db, player["id"], handle, password_hash)
+        done = await store.upgrade(db, player["id"], handle, password_hash)
     except store.HandleTaken:
         raise _taken(handle) from None
-    if not done:
-        raise HTTPException(
-            status_code=409,
-            detail=f"this player is an account already (@{player['handle']}): its handle and password stay",
-        )
+    if not done:  # another request of the same player won the race
+        now = await store.player(db, player["id"])
+        raise _account_already(None if now is None else now["handle"])
     return await _me(request, player["id"])
 
 
@@ -89,11 +125,14 @@ async def post_session(request: Request[Any, Any, Any], data: SessionCreate) -> 
     """Sign in on this device: `{"handle", "password"}`, `{"handle", "code"}` (a club member's
     sign-in code) or `{"assertion"}` (a host site's JWT; 404 when none is configured). A wrong
     handle and a wrong password get the same 401; failed sign-ins are limited per handle and per
-    address (429 with Retry-After). The token in the answer is shown once."""
+    address (429 with Retry-After). The token in the answer is shown once. A player keeps its
+    `SESSIONS_PER_PLAYER` newest sessions: signing in past them ends the oldest."""
     data = await strict_body(request, SessionCreate)
     player_id = await sign_in(request, data)
     token = new_token()
-    await store.open_session(core_of(request).db, player_id, token_hash(token))
+    core = core_of(request)
+    _, ended = await store.open_session(core.db, player_id, token_hash(token), core.config.sessions_per_player)
+    await signouts_of(request).ended(ended)  # past the quota: the oldest sessions end
     return SessionCreated(token=token, player=await _me(request, player_id))
 
 

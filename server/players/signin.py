@@ -1,17 +1,17 @@
 """Signing in: a handle with its password or code, or a host site's assertion; failures limited.
 
-Failed sign-ins are counted in Redis for the handle tried and for the client's address, in windows
-of ``SIGNIN_WINDOW_SECONDS`` that begin at the first failure. Past ``SIGNIN_FAILURES_PER_HANDLE``
-(or ``_PER_ADDRESS``) every sign-in of that handle (or from that address) is answered 429 with
-``Retry-After`` until the window ends, even with the right password: guessing gains nothing.
-An unknown handle is checked against a stand-in hash, so it answers like a wrong password, as
-slowly. With Redis out of reach nothing is counted: sign-ins go on, one warning a time.
+Sign-in attempts are counted in PostgreSQL (``attempts``) for the handle tried and for the
+client's address, in windows of ``SIGNIN_WINDOW_SECONDS`` that begin at the first failure, BEFORE
+the password (or code, or assertion) is checked: the attempt that would pass
+``SIGNIN_FAILURES_PER_HANDLE`` (or ``_PER_ADDRESS``) is answered 429 with ``Retry-After`` until the
+window ends, unchecked, even with the right password; so parallel guesses get no more checks than
+the limit. A successful sign-in gives its attempt back (and clears the handle's count). An unknown
+handle is checked against a stand-in hash, so it answers like a wrong password, as slowly. Redis
+plays no part: the lockout holds with Redis down or busy.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import math
 from typing import Any
 
@@ -20,57 +20,26 @@ from litestar.exceptions import HTTPException, NotAuthorizedException, NotFoundE
 
 from ..core import core_of
 from ..fairplay.limits import limiter_of
-from ..lib.passwords import secret_matches
-from ..operations.metrics import REDIS_ERRORS
-from ..storage.redis_client import REDIS_FAILURES
-from . import external, store
+from . import attempts, external, store
+from .hashing import matches
 from .messages import SessionCreate
 
-log = logging.getLogger("spidertour.signin")
 
-# KEYS: counters; ARGV: their limits. The longest wait (ms) of a counter at its limit, else 0.
-LOCKED_LUA = """
-local wait = 0
-for i, key in ipairs(KEYS) do
-  local n = tonumber(redis.call('GET', key) or '0')
-  if n >= tonumber(ARGV[i]) then
-    wait = math.max(wait, redis.call('PTTL', key))
-  end
-end
-return wait
-"""
-# KEYS: counters; ARGV[1]: the window in seconds. One more failure on each.
-FAILED_LUA = """
-for _, key in ipairs(KEYS) do
-  if redis.call('INCR', key) == 1 then
-    redis.call('EXPIRE', key, ARGV[1])
-  end
-end
-return 0
-"""
-
-
-def _keys(request: Request[Any, Any, Any], handle: str | None) -> tuple[list[str], list[int]]:
-    core = core_of(request)
-    config, prefix = core.config, core.config.redis_prefix
-    keys = [f"{prefix}:signin:address:{limiter_of(request).bucket_hash(request).hex()}"]
-    limits = [config.signin_failures_per_address]
+def _keys(request: Request[Any, Any, Any], handle: str | None) -> dict[str, int]:
+    """The counters of this attempt and their limits."""
+    config = core_of(request).config
+    keys = {f"address:{limiter_of(request).bucket_hash(request).hex()}": config.signin_failures_per_address}
     if handle is not None:
-        keys.append(f"{prefix}:signin:handle:{handle}")
-        limits.append(config.signin_failures_per_handle)
-    return keys, limits
+        keys[f"handle:{handle}"] = config.signin_failures_per_handle
+    return keys
 
 
-async def _wait_locked(request: Request[Any, Any, Any], keys: list[str], limits: list[int]) -> None:
-    redis = core_of(request).redis
-    try:
-        wait = int(await redis.eval(LOCKED_LUA, len(keys), *keys, *limits))
-    except REDIS_FAILURES:
-        REDIS_ERRORS.inc()
-        log.warning("sign-in limits unavailable (Redis): not counted")
-        return
-    if wait != 0:  # -1: a counter without expiry (never set so): wait a whole window
-        seconds = math.ceil(wait / 1000) if wait > 0 else core_of(request).config.signin_window_seconds
+async def _count(request: Request[Any, Any, Any], keys: dict[str, int]) -> None:
+    """Count this attempt, or refuse it (429) while one of its counters is at its limit."""
+    core = core_of(request)
+    wait = await attempts.count(core.db, keys, core.config.signin_window_seconds)
+    if wait:
+        seconds = math.ceil(wait)
         raise HTTPException(
             status_code=429,
             detail=f"too many failed sign-ins: try again in {seconds} s",
@@ -79,20 +48,9 @@ async def _wait_locked(request: Request[Any, Any, Any], keys: list[str], limits:
         )
 
 
-async def _failed(request: Request[Any, Any, Any], keys: list[str]) -> None:
-    core = core_of(request)
-    try:
-        await core.redis.eval(FAILED_LUA, len(keys), *keys, core.config.signin_window_seconds)
-    except REDIS_FAILURES:
-        REDIS_ERRORS.inc()
-        log.warning("sign-in limits unavailable (Redis): a failure not counted")
-
-
-async def _succeeded(request: Request[Any, Any, Any], handle: str) -> None:
-    try:
-        await core_of(request).redis.delete(f"{core_of(request).config.redis_prefix}:signin:handle:{handle}")
-    except REDIS_FAILURES:
-        REDIS_ERRORS.inc()
+async def _succeeded(request: Request[Any, Any, Any], keys: dict[str, int], handle: str | None) -> None:
+    clear = None if handle is None else f"handle:{handle}"
+    await attempts.succeeded(core_of(request).db, clear, [k for k in keys if k != clear])
 
 
 def _form(data: SessionCreate) -> str:
@@ -109,32 +67,35 @@ def _form(data: SessionCreate) -> str:
 
 async def sign_in(request: Request[Any, Any, Any], data: SessionCreate) -> int:
     """The player these credentials name: 401 when they name none, 429 while locked, 404 for an
-    assertion when no host site is configured."""
+    assertion when no host site is configured, 400 for an assertion whose subject cannot be kept."""
     form = _form(data)
     core = core_of(request)
     if form == "assertion":
         if core.config.external_jwt is None:
             raise NotFoundException("sign-in from a host site is not configured on this server")
-        keys, limits = _keys(request, None)
-        await _wait_locked(request, keys, limits)
         assert data.assertion is not None
+        keys = _keys(request, None)
+        await _count(request, keys)
         try:
-            issuer, subject, name = external.verify(core.config.external_jwt, data.assertion)
+            taken = external.verify(core.config.external_jwt, data.assertion)
+        except external.Unusable as err:  # signed by the host site, but not a subject we can keep
+            raise HTTPException(status_code=400, detail=f"assertion not usable: {err}") from None
         except external.Refused as err:
-            await _failed(request, keys)
             raise NotAuthorizedException(f"assertion refused: {err}") from None
-        return await store.external_player(core.db, issuer, subject, name)
+        if not await attempts.taken_once(core.db, taken.issuer, taken.once, taken.expires_at):
+            raise NotAuthorizedException("assertion refused: it was used already (each assertion signs in once)")
+        await _succeeded(request, keys, None)
+        return await store.external_player(core.db, taken.issuer, taken.subject, taken.name)
     assert data.handle is not None
     handle = data.handle.lower()
-    keys, limits = _keys(request, handle)
-    await _wait_locked(request, keys, limits)
+    keys = _keys(request, handle)
+    await _count(request, keys)
     found = await store.by_handle(core.db, handle)
     stored = None if found is None else found[f"{form}_hash"]
     given = data.password if form == "password" else data.code
     assert given is not None
-    matches = await asyncio.to_thread(secret_matches, stored, given)  # as long with no such handle
-    if found is None or not matches:
-        await _failed(request, keys)
+    right = await matches(stored, given)  # as long with no such handle
+    if found is None or not right:
         raise NotAuthorizedException(f"wrong handle or {form}")
-    await _succeeded(request, handle)
+    await _succeeded(request, keys, handle)
     return int(found["id"])

@@ -93,11 +93,22 @@ async def external_player(db: asyncpg.Pool, issuer: str, subject: str, name: str
     return player_id
 
 
-async def open_session(db: asyncpg.Pool, player_id: int, token_hash: bytes) -> int:
-    session_id: int = await db.fetchval(
-        "INSERT INTO sessions (player_id, token_hash) VALUES ($1, $2) RETURNING id", player_id, token_hash
-    )
-    return session_id
+async def open_session(db: asyncpg.Pool, player_id: int, token_hash: bytes, keep: int) -> tuple[int, list[int]]:
+    """A new session, the player's ``keep`` newest staying open: (its id, the ids of those it ended).
+    The player's row is locked meanwhile, so that sign-ins at once cannot leave more open."""
+    async with db.acquire() as conn, conn.transaction():
+        await conn.execute("SELECT 1 FROM players WHERE id = $1 FOR UPDATE", player_id)
+        session_id: int = await conn.fetchval(
+            "INSERT INTO sessions (player_id, token_hash) VALUES ($1, $2) RETURNING id", player_id, token_hash
+        )
+        ended = await conn.fetch(
+            """UPDATE sessions SET ended_at = now() WHERE id IN (
+                   SELECT id FROM sessions WHERE player_id = $1 AND ended_at IS NULL ORDER BY id DESC OFFSET $2)
+               RETURNING id""",
+            player_id,
+            keep,
+        )
+    return session_id, [r["id"] for r in ended]
 
 
 async def end_session(db: asyncpg.Pool, session_id: int) -> list[int]:

@@ -14,6 +14,7 @@ from ..core import Core
 from ..operations.metrics import DB_ERRORS, REDIS_ERRORS
 from ..play import deals
 from ..play import store as play_store
+from ..players import attempts
 from ..storage.pool import UNAVAILABLE
 from ..storage.redis_client import REDIS_FAILURES
 from ..storage.sql import STATUS_SQL
@@ -86,6 +87,7 @@ async def run_clock(core: Core, boards: Boards, pars: Pars) -> None:
             if time.monotonic() - expired_at >= EXPIRE_SECONDS:
                 expired_at = time.monotonic()
                 await boards.expire_over(core.db)
+                await attempts.forget_expired(core.db)  # sign-in failure counts long past their window
             await sweep_once(core, boards, pars, seen)
         except asyncio.CancelledError:
             raise

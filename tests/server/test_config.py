@@ -42,6 +42,8 @@ P384 = (
         ({"EXTERNAL_JWT_ISSUER": "https://host.example"}, "needs EXTERNAL_JWT_KEY, _ISSUER and _AUDIENCE"),
         ({"EXTERNAL_JWT_KEY": P384}, "not a PEM public key \\(RSA or EC P-256\\)"),
         ({"SIGNIN_WINDOW_SECONDS": "0"}, "SIGNIN_WINDOW_SECONDS: expected"),
+        ({"REDIS_POOL_SIZE": "3"}, "REDIS_POOL_SIZE: expected a whole number from 4 to 10000"),
+        ({"SESSIONS_PER_PLAYER": "0"}, "SESSIONS_PER_PLAYER: expected"),
     ],
 )
 def test_bad_sign_in_settings_are_named(env: dict[str, str], needle: str) -> None:
@@ -83,6 +85,8 @@ def test_every_variable_is_read() -> None:
         "SIGNIN_FAILURES_PER_HANDLE": "3",
         "SIGNIN_FAILURES_PER_ADDRESS": "7",
         "SIGNIN_WINDOW_SECONDS": "60",
+        "REDIS_POOL_SIZE": "8",
+        "SESSIONS_PER_PLAYER": "5",
         "EXTERNAL_JWT_KEY": "s" * 32,
         "EXTERNAL_JWT_ISSUER": "https://host.example",
         "EXTERNAL_JWT_AUDIENCE": "spidertour",
@@ -116,6 +120,7 @@ def test_every_variable_is_read() -> None:
     assert (c.limits["analysis"].per_minute, c.limits["analysis"].burst) == (1.5, 4)
     assert (c.limits["analysis_address"].per_minute, c.limits["analysis_address"].burst) == (6.0, 20)
     assert (c.signin_failures_per_handle, c.signin_failures_per_address, c.signin_window_seconds) == (3, 7, 60)
+    assert (c.redis_pool_size, c.sessions_per_player) == (8, 5)
     assert c.external_jwt == ("s" * 32, "https://host.example", "spidertour")
     assert (c.schedules_per_organiser, c.clubs_per_organiser, c.series_per_organiser) == (5, 6, 7)
     assert c.proxies == (ipaddress.ip_network("10.0.0.0/8"), ipaddress.ip_network("127.0.0.1/32"))

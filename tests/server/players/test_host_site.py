@@ -136,3 +136,25 @@ def test_bad_assertions_are_refused_with_a_reason(host: tuple[ServerProcess, str
     if alg == "RS256":  # the confusion: refused for its algorithm, not merely its signature
         confused = hand_made({"alg": "HS256", "typ": "JWT"}, claims(), public_pem(RSA_KEY).encode())
         assert "algorithm" in post(proc, confused).json()["detail"]
+
+
+def test_an_assertion_is_taken_once(host: tuple[ServerProcess, str]) -> None:
+    """Replayed within its lifetime, the same assertion (or another with the same jti) is refused."""
+    proc, alg = host
+    assertion = sign(alg, claims())
+    assert post(proc, assertion).status_code == 201
+    again = post(proc, assertion)
+    assert again.status_code == 401 and "used already" in again.json()["detail"], again.text
+    jti = secrets.token_hex(8)
+    assert post(proc, sign(alg, claims(jti=jti))).status_code == 201
+    same_id = post(proc, sign(alg, claims(jti=jti, name="another token, the same id")))
+    assert same_id.status_code == 401 and "used already" in same_id.json()["detail"], same_id.text
+    bad_id = post(proc, sign(alg, claims(jti=12)))
+    assert bad_id.status_code == 401 and "jti" in bad_id.json()["detail"], bad_id.text
+
+
+def test_a_subject_holding_a_nul_is_a_bad_request(host: tuple[ServerProcess, str]) -> None:
+    proc, alg = host
+    for sub in ("user\x00one", "user\x01"):
+        r = post(proc, sign(alg, claims(sub=sub)))
+        assert r.status_code == 400 and "sub" in r.json()["detail"], r.text
