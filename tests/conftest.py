@@ -120,6 +120,18 @@ def server(database_url: str, redis_url: str, admin_token: str, redis_prefix: st
         proc.stop()
 
 
+@pytest.fixture(scope="module")
+def other_process(
+    database_url: str, redis_url: str, admin_token: str, redis_prefix: str, server: ServerProcess
+) -> Iterator[ServerProcess]:
+    """A second server process on the same database and Redis (``server``: the database is migrated)."""
+    proc = ServerProcess(database_url, redis_url, admin_token, env=server_env(redis_prefix)).start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
 @pytest.fixture(scope="session")
 def api(server: ServerProcess, admin_token: str) -> Api:
     return Api(server.url, admin_token)

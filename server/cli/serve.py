@@ -53,6 +53,12 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     log_config = configure(level, json_logs=config.log_format == "json")
+    if config.database_url is not None:  # one not reached (after the start's wait) is one line, not a traceback
+        problem = asyncio.run(_unreachable(config.database_url))
+        if problem is not None:
+            listener.close()
+            print(f"error: DATABASE_URL: {problem}", file=sys.stderr)
+            return 2
     print(f"spidertour on http://{host}:{port}/", flush=True)
     server = uvicorn.Server(
         uvicorn.Config(
@@ -78,6 +84,21 @@ def run_serve(args: argparse.Namespace) -> int:
     finally:
         listener.close()
     return 0
+
+
+async def _unreachable(url: str) -> str | None:
+    """Why PostgreSQL at ``url`` cannot be used (a refused password, an unknown database, no answer
+    within the start's wait), in one line; None when it answers."""
+    import asyncpg
+
+    from ..storage.available import wait_for_database
+
+    try:
+        await wait_for_database(url)
+    except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as err:
+        text = " ".join(str(err).split()) or type(err).__name__
+        return f"PostgreSQL cannot be used: {text}"
+    return None
 
 
 class ListenError(Exception):

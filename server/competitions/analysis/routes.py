@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import os
 import secrets
 import socket
@@ -29,7 +28,7 @@ from litestar.openapi import ResponseSpec
 
 from ...config import Config, Limit
 from ...core import core_of
-from ...fairplay.limits import limiter_of
+from ...fairplay.limits import limiter_of, too_many
 from ...lib.http import valid_id
 from ...lib.tokens import address_hash
 from ...operations.openapi import PLAYER, errors
@@ -156,18 +155,7 @@ def allowance(request: Request[Any, Any, Any], player_id: int) -> Callable[[], A
         for limit, hashed, whose in buckets:
             wait = await limiter.take(limit, hashed)
             if wait:
-                seconds = math.ceil(wait)
-                raise HTTPException(
-                    status_code=429,
-                    detail=f"too many analyses {whose}: try again in {seconds} s",
-                    headers={"Retry-After": str(seconds)},
-                    extra={
-                        "limit": limit.kind,
-                        "per_minute": limit.per_minute,
-                        "burst": limit.burst,
-                        "retry_after": seconds,
-                    },
-                )
+                raise too_many(wait, f"too many analyses {whose}", limit)
 
     return charge
 

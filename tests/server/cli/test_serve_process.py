@@ -15,12 +15,14 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import pytest
 
 from tests.paths import ROOT
 from tests.serverproc import RUN_MARK, free_port
+from tests.services import with_database
 
 ADMIN = "serve-admin-token"
 
@@ -46,6 +48,14 @@ def using(folder: Path) -> list[int]:
         if str(folder) in cmdline and state not in ("Z", "X"):
             found.append(int(proc.name))
     return found
+
+
+def alive(pid: int) -> bool:
+    """A process of this id runs (not a zombie)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
 
 
 def wait_gone(folder: Path) -> list[int]:
@@ -198,3 +208,41 @@ def test_a_server_killed_outright_does_not_keep_the_next_from_stopping_postgresq
     assert "Traceback" not in s.output(), s.output()
     assert wait_gone(data) == []
     assert json.loads(handles.read_text()) == []
+
+
+@pytest.mark.parametrize("what", ["database", "role"])
+def test_a_database_that_cannot_be_used_is_one_line_and_status_2(
+    data: Path, serve: list[Serve], pg_admin_url: str, what: str
+) -> None:
+    """A DATABASE_URL well written but naming a database or a user PostgreSQL does not have: one
+    line saying so (not uvicorn's "Application startup failed" and a traceback), status 2."""
+    url = with_database(pg_admin_url, "no_such_database_here")
+    if what == "role":
+        parts = urlsplit(with_database(pg_admin_url, "postgres"))
+        url = urlunsplit(parts._replace(netloc=f"no_such_user_here:secret-word@{parts.hostname}:{parts.port}"))
+    serve.append(s := Serve(data, free_port(), DATABASE_URL=url))
+    assert s.ended() == 2, s.output()
+    lines = s.output().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: DATABASE_URL: "), lines
+    assert ("no_such_database_here" if what == "database" else "no_such_user_here") in lines[0]
+    assert "secret-word" not in lines[0]
+
+
+def test_the_valkey_of_a_server_killed_outright_is_stopped_by_the_next(data: Path, serve: list[Serve]) -> None:
+    """`kill -9` of the server alone leaves its Valkey (and PostgreSQL) running: the next server on
+    the folder stops that Valkey, and when it stops nothing is left on the folder."""
+    serve.append(first := Serve(data, free_port()))
+    first.healthy()
+    valkey = int((data / "valkey" / f"valkey-{first.proc.pid}.pid").read_text())
+    os.kill(first.proc.pid, signal.SIGKILL)
+    first.proc.wait(10)
+    assert alive(valkey)  # left behind
+    serve.append(s := Serve(data, free_port()))
+    s.healthy()
+    deadline = time.monotonic() + 15
+    while alive(valkey) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not alive(valkey), "the killed server's Valkey still runs"
+    s.proc.send_signal(signal.SIGTERM)
+    assert s.ended() == 0, s.output()
+    assert wait_gone(data) == []

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,24 +16,11 @@ import websockets
 
 from spidertour.server.storage.migrations import SCHEMA, migrate
 from tests.client import Api, Player, bearer
-from tests.conftest import server_env
 from tests.server.helpers import assert_error, unique
 from tests.server.players.test_migrated_guests import migrate_up_to
 from tests.serverproc import ServerProcess
 
 from .kit import account, new_club, new_organiser
-
-
-@pytest.fixture(scope="module")
-def other_process(
-    database_url: str, redis_url: str, admin_token: str, redis_prefix: str, server: ServerProcess
-) -> Iterator[ServerProcess]:
-    """A second server process on the same database and Redis (``server``: the database is migrated)."""
-    proc = ServerProcess(database_url, redis_url, admin_token, env=server_env(redis_prefix)).start()
-    try:
-        yield proc
-    finally:
-        proc.stop()
 
 
 def roster(api: Api, organiser: str, club_id: int, *names: str) -> list[dict[str, Any]]:

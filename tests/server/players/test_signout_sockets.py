@@ -7,7 +7,6 @@ import asyncio
 import json
 import secrets
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import asyncpg
@@ -15,20 +14,7 @@ import pytest
 import websockets
 
 from tests.client import Api, Player, bearer
-from tests.conftest import server_env
 from tests.serverproc import ServerProcess
-
-
-@pytest.fixture(scope="module")
-def other_process(
-    database_url: str, redis_url: str, admin_token: str, redis_prefix: str, server: ServerProcess
-) -> Iterator[ServerProcess]:
-    """A second server process on the same database and Redis (``server``: the database is migrated)."""
-    proc = ServerProcess(database_url, redis_url, admin_token, env=server_env(redis_prefix)).start()
-    try:
-        yield proc
-    finally:
-        proc.stop()
 
 
 def two_devices(api: Api) -> tuple[int, str, str, int]:
