@@ -37,13 +37,17 @@ ERRORS = {
     415: "The body is not sent as `Content-Type: application/json` (or `text/csv` where a route takes it)",
     422: "A certified deal was asked for and the solver won none of the deals it tried",
     429: "Too many registrations or joins from this client address, or failed sign-ins: wait `Retry-After` seconds",
-    503: "Redis or PostgreSQL is out of reach for the moment: try again",
+    503: (
+        "PostgreSQL or Redis is out of reach, or too busy to check a limit, for the moment: try again"
+        " after `Retry-After` seconds (any route may answer it)"
+    ),
 }
 
 
 def errors(*codes: int) -> dict[int, ResponseSpec]:
-    """OpenAPI responses for these error codes: the JSON error body of every HTTP error."""
-    return {code: ResponseSpec(ErrorBody, description=ERRORS[code]) for code in codes}
+    """OpenAPI responses for these error codes and 503 (which any route may answer): the JSON error
+    body of every HTTP error."""
+    return {code: ResponseSpec(ErrorBody, description=ERRORS[code]) for code in sorted({*codes, 503})}
 
 
 INIT_JS = """// Swagger UI on this server's own OpenAPI document.

@@ -74,7 +74,7 @@ async def around(
     "/api/tournaments/{tournament_id:int}/leaderboard/rebuild",
     status_code=200,
     security=ADMIN,
-    responses=errors(401, 403, 404, 503),
+    responses=errors(401, 403, 404),
 )
 async def rebuild(request: Request[Any, Any, Any], tournament_id: int) -> Rebuilt:
     """Organiser: rebuild the Redis leaderboard from PostgreSQL now (it also rebuilds by itself).
