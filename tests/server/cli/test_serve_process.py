@@ -219,7 +219,8 @@ def test_a_database_that_cannot_be_used_is_one_line_and_status_2(
     url = with_database(pg_admin_url, "no_such_database_here")
     if what == "role":
         parts = urlsplit(with_database(pg_admin_url, "postgres"))
-        url = urlunsplit(parts._replace(netloc=f"no_such_user_here:secret-word@{parts.hostname}:{parts.port}"))
+        host = parts.netloc.rpartition("@")[2]  # host:port, or nothing when the query names a socket folder
+        url = urlunsplit(parts._replace(netloc=f"no_such_user_here:secret-word@{host}"))
     serve.append(s := Serve(data, free_port(), DATABASE_URL=url))
     assert s.ended() == 2, s.output()
     lines = s.output().strip().splitlines()
