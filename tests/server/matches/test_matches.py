@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from spidertour.server.cli.verify import verify
 from spidertour.server.config import MATCH_FORMATS, Config, ConfigError
 from spidertour.server.fairplay.commitment import commitment
 from tests.client import Api, bearer
@@ -147,6 +148,8 @@ async def test_a_match_played_to_its_end(mapi: Api, match_server: ServerProcess)
     assert r.status_code == 201, r.text
     tour = mapi.tournament(done["tournament_id"])
     assert tour["seed"] == done["seed"] and tour["status"] == "finished"
+    report = verify(match_server.url, done["tournament_id"])  # spidertour verify, on the backing tournament
+    assert report.ok and len(report.games) == 2, report.problems
     mine = mapi.http.get("/api/me/matches", headers=bearer(ta)).json()
     assert mine[0]["id"] == mid and mine[0]["status"] == "over"
 
