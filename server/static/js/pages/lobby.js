@@ -36,7 +36,11 @@ export function mount(main) {
   const page = el("section", { class: "page lobby-page" });
   const you = el("div", { class: "panel you", id: "you" });
   const lists = el("div", { class: "tournaments" });
-  page.append(el("div", { class: "lobby-side" }, you), lists);
+  // Matches first: something to play at once, with no tournament open (js/matches/play.js).
+  const playNow = el("div", { class: "panel play-now-card" },
+    el("a", { class: "btn primary big", href: "#/matches", "data-action": "play-now" }, "Play now"),
+    el("p", { class: "muted small" }, "A match at once against players of your level: same deal, higher score wins."));
+  page.append(el("div", { class: "lobby-side" }, playNow, you), lists);
   main.append(page);
   let entries = [];
   let tournaments = [];
