@@ -54,7 +54,7 @@ export function mount(main, idText) {
   function draw(m) {
     const me = player();
     const seat = m.players.find((p) => me && p.player_id === me.id) || null;
-    const entryId = m.entry?.id ?? m.entry_id ?? entryOfMatch(m.id);
+    const entryId = seat?.entry_id ?? entryOfMatch(m.id);
     if (seat && entryId) rememberSeats([[entryId, m.id]]);
     document.title = `Match ${m.id} \u00b7 spidertour`;
     gameSuits(m.settings.suits);

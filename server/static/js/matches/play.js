@@ -61,7 +61,8 @@ export function mount(main) {
     const button = el("button", { class: "btn primary big", "data-action": "ask", "data-format": f.name,
       onclick: () => ask(f, button) }, "Play");
     return el("article", { class: "format panel", "data-format": f.name },
-      el("header", {}, el("h2", {}, title(f)), el("span", { class: "badge" }, seatsText(f.seats))),
+      el("header", {}, el("h2", {}, title(f)), el("span", { class: "badge" }, seatsText(f.seats)),
+        f.rated === false ? el("span", { class: "badge", "data-field": "unrated" }, "unrated") : null),
       el("p", { class: "rules muted", "data-field": "rules" }, matchRules(f)),
       el("p", { class: "counts", "data-field": "counts" },
         el("span", { "data-field": "waiting", "data-count": f.waiting ?? 0 }, `${f.waiting ?? 0} waiting`),
@@ -73,7 +74,7 @@ export function mount(main) {
   function matchItem(m) {
     const me = player();
     const seat = (m.players || []).find((p) => me && p.player_id === me.id);
-    const entryId = m.entry?.id ?? m.entry_id ?? entryOfMatch(m.id);
+    const entryId = seat?.entry_id ?? entryOfMatch(m.id);
     const unplayed = seat && (seat.status === "joined" || seat.status === "waiting" || seat.status === "playing");
     const over = m.status === "over";
     const others = (m.players || []).filter((p) => p !== seat).map((p) => p.player);
@@ -122,7 +123,8 @@ export function mount(main) {
       return; // kept as it was: the next refresh tries again
     }
     if (!alive) return;
-    rememberSeats(list.filter((m) => m.entry?.id ?? m.entry_id).map((m) => [m.entry?.id ?? m.entry_id, m.id]));
+    rememberSeats(list.flatMap((m) => m.players.filter((p) => p.entry_id && p.player_id === player()?.id)
+      .map((p) => [p.entry_id, m.id])));
     fill(mine, el("h2", {}, "My matches"),
       list.length ? el("ul", { class: "match-list" }, list.map(matchItem))
         : el("p", { class: "muted" }, "None yet: pick a game above."));

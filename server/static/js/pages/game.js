@@ -11,7 +11,7 @@ import { helpPanel } from "../game/help.js";
 import { buildHud } from "../game/hud.js";
 import { fillOver, hasReveals, OUTCOMES_SHORT } from "../game/over.js";
 import { Standing } from "../game/standing.js";
-import { matchOfEntry } from "../matches/common.js";
+import { matchOfEntry, rememberSeats } from "../matches/common.js";
 import { loadMatch } from "../matches/ingame.js";
 
 export function mount(main, entryIdText) {
@@ -332,7 +332,14 @@ export function mount(main, entryIdText) {
       title.querySelector("[data-field=rules]").textContent = describeSettings(t.settings);
       document.title = `${t.name} \u00b7 spidertour`;
     } catch {
-      /* the title is a nicety */
+      // A match's seat opened on a device that did not ask for it: its tournament is no one's to read.
+      const m = (await api.myMatches().catch(() => [])).find((x) => x.players.some((p) => p.entry_id === entryId));
+      if (!m) return; // the title is a nicety
+      matchId = m.id;
+      rememberSeats([[entryId, m.id]]);
+      standing.setState({ ...state, tournament_id: null });
+      loadMatch(matchId, { settings: (x) => { settings = x; }, helpBox, title });
+      if (view?.over) draw(view); // the panel at the end leads to the match
     }
   }
 
