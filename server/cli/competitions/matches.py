@@ -53,12 +53,14 @@ def run_ask(args: argparse.Namespace) -> int:
         if made is None:
             return rc
         token = made["token"]
-        print(f"guest {made['name']} (player {made['id']}); its token, shown this once: {token}")
+        if not args.json:
+            print(f"guest {made['name']} (player {made['id']}); its token, shown this once: {token}")
     rc, answer = server_call(args, "POST", "/api/matches", {"format": args.format}, token, expected=201)
     if answer is None:
         return rc
     if args.json:
-        print(json.dumps(answer, indent=2))
+        # A new guest's token with it: the one time it can be read.
+        print(json.dumps(answer if args.token else {**answer, "token": token}, indent=2))
         return rc
     match, entry = answer["match"], answer["entry"]
     url = base_url(args)
@@ -120,7 +122,7 @@ def add_commands(sub: Any) -> None:
     ask = msub.add_parser("ask", help="a seat in a match of FORMAT (the oldest waiting in your band, else a new one)")
     ask.add_argument("format")
     ask.add_argument("--token", help="the player's token (without it, --name registers a guest)")
-    ask.add_argument("--name", help="a new guest's display name, when no --token is given")
+    ask.add_argument("--name", help="a new guest's display name, when no --token is given (its token is printed)")
     ask.set_defaults(run=run_ask)
     show = msub.add_parser("show", help="a match: its seats and, once over, its result")
     show.add_argument("match_id", type=an_id)
