@@ -19,6 +19,7 @@ from .competitions.series import routes as series
 from .config import Config
 from .lib.http import JsonRequest
 from .lifespan import lifespan
+from .matches import routes as matches
 from .operations.errors import EXCEPTION_HANDLERS
 from .operations.health import health
 from .operations.logs import log_exception
@@ -51,6 +52,7 @@ ROUTES: list[ControllerRouterHandler] = [
     *teams.ROUTES,  # a team battle's team standings
     *practice.ROUTES,  # a finished tournament's deal played again, unranked; my practice games
     *analysis.ROUTES,  # where a finished game's win was lost
+    *matches.ROUTES,  # matches: formats, asking, reading, leaving a seat, replays once over
     play_socket,  # /ws/play/{entry_id}
     watch_socket,  # /ws/watch/{tournament_id}
     health,

@@ -21,6 +21,8 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.serialization import load_pem_public_key
 from msgspec import Meta
 
+from spidertour.engine import EngineError, Settings
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -53,6 +55,33 @@ ANALYSIS_ADDRESS_PER_MINUTE, ANALYSIS_ADDRESS_BURST = 10.0, 60
 SIGNIN_FAILURES_PER_HANDLE, SIGNIN_FAILURES_PER_ADDRESS, SIGNIN_WINDOW_SECONDS = 10, 100, 900
 # Open sessions (signed-in devices) of one player: a new sign-in past it ends the oldest.
 SESSIONS_PER_PLAYER = 50
+
+
+class MatchFormat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A format matches are played in (docs/matches.md): its name, game settings (every field filled
+    in, as a tournament's) and number of seats; ``rated``: false leaves its matches unrated."""
+
+    name: Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
+    settings: dict[str, Any]
+    seats: Annotated[int, Meta(ge=2, le=8)] = 2
+    rated: bool = True
+
+
+def _format(name: str, variant: str, suits: int, minutes: int, seats: int = 2) -> MatchFormat:
+    settings = Settings.from_json({"variant": variant, "suits": suits, "time_limit": minutes * 60}).to_json()
+    return MatchFormat(name=name, settings=settings, seats=seats)
+
+
+# The formats offered when MATCH_FORMATS is not set: few, so that players meet in numbers.
+MATCH_FORMATS = (
+    _format("spider78-1suit-5min", "spider78", 1, 5),
+    _format("spider78-2suits-5min", "spider78", 2, 5),
+    _format("spider78-2suits-5min-4players", "spider78", 2, 5, seats=4),
+    _format("spider-1suit-10min", "spider", 1, 10),
+    _format("spider-2suits-10min", "spider", 2, 10),
+    _format("spider-4suits-10min", "spider", 4, 10),
+)
+MAX_MATCH_SECONDS = 86_400  # a format's time limit at most (one day, as a tournament's)
 
 Port = Annotated[int, Meta(ge=1, le=65535)]
 Positive = Annotated[float, Meta(gt=0, le=1e9)]
@@ -111,6 +140,15 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     schedules_per_organiser: Annotated[int, Meta(ge=1, le=1_000_000)] = 50  # running (not stopped) schedules
     clubs_per_organiser: Annotated[int, Meta(ge=1, le=1_000_000)] = 200  # clubs it organises
     series_per_organiser: Annotated[int, Meta(ge=1, le=1_000_000)] = 200
+    # Matches (docs/matches.md): the formats offered; the rating band (ordinal points either way) and
+    # its widening a minute waited; seconds to start a seat's game, and for a match to fill; matches
+    # not over one player may hold.
+    match_formats: tuple[MatchFormat, ...] = MATCH_FORMATS
+    match_band: Annotated[float, Meta(ge=0, le=1_000)] = 5.0
+    match_band_growth: Annotated[float, Meta(ge=0, le=1_000)] = 1.0
+    match_start_seconds: Annotated[int, Meta(ge=1, le=604_800)] = 300
+    match_wait_seconds: Annotated[int, Meta(ge=1, le=2_592_000)] = 86_400
+    match_open_per_player: Annotated[int, Meta(ge=1, le=1_000)] = 3
     # Not read from the environment:
     max_message_bytes: int = 4096  # larger play/watch messages are refused with an error
     flood_limit: int = 64  # messages waiting unanswered: past this the connection is cut off
@@ -175,6 +213,8 @@ def _normal(fieldname: str, value: str, name: str) -> Any:
         return tuple(_network(part.strip(), name) for part in value.split(",") if part.strip())
     if fieldname == "external_jwt_key":
         return _jwt_key(value.replace("\\n", "\n"), name)
+    if fieldname == "match_formats":
+        return _match_formats(value, name)
     if fieldname in _URL_SCHEMES:
         return _url(value, name, _URL_SCHEMES[fieldname])
     if fieldname == "host" and not _is_host(value):
@@ -224,6 +264,32 @@ def _jwt_key(value: str, name: str) -> str:
     if len(value.encode()) < 32:
         raise ConfigError(f"{name}: an HS256 secret must be at least 32 bytes (256 bits)")
     return value
+
+
+def _match_formats(value: str, name: str) -> tuple[MatchFormat, ...]:
+    """MATCH_FORMATS: a JSON list of formats, each with engine-checked settings, names unique."""
+    try:
+        formats = msgspec.json.decode(value, type=list[MatchFormat])
+    except msgspec.DecodeError as err:
+        raise ConfigError(f"{name}: expected {VARIABLES[name][1]}: {err}") from None
+    if not formats:
+        raise ConfigError(f"{name}: offer at least one format")
+    done = []
+    for given in formats:
+        unknown = set(given.settings) - set(Settings.__dataclass_fields__)
+        if unknown:
+            raise ConfigError(f"{name}: format {given.name!r}: unknown settings {', '.join(sorted(unknown))}")
+        try:
+            settings = Settings.from_json(given.settings).to_json()
+        except EngineError as err:
+            raise ConfigError(f"{name}: format {given.name!r}: {err.reason}") from None
+        if settings["time_limit"] > MAX_MATCH_SECONDS:
+            raise ConfigError(f"{name}: format {given.name!r}: time_limit is at most {MAX_MATCH_SECONDS} seconds")
+        done.append(msgspec.structs.replace(given, settings=settings))
+    names = [f.name for f in done]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"{name}: format names must differ")
+    return tuple(done)
 
 
 def _network(text: str, name: str) -> str:
@@ -279,4 +345,14 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "SCHEDULES_PER_ORGANISER": ("schedules_per_organiser", f"{_WHOLE} from 1"),
     "CLUBS_PER_ORGANISER": ("clubs_per_organiser", f"{_WHOLE} from 1"),
     "SERIES_PER_ORGANISER": ("series_per_organiser", f"{_WHOLE} from 1"),
+    "MATCH_FORMATS": (
+        "match_formats",
+        'a JSON list of formats such as [{"name": "spider78-1suit-5min", "settings": {"variant": "spider78", '
+        '"suits": 1, "time_limit": 300}, "seats": 2}]',
+    ),
+    "MATCH_BAND": ("match_band", "rating points from 0 to 1000"),
+    "MATCH_BAND_GROWTH": ("match_band_growth", "rating points a minute from 0 to 1000"),
+    "MATCH_START_SECONDS": ("match_start_seconds", f"{_WHOLE} of seconds from 1 to 604800"),
+    "MATCH_WAIT_SECONDS": ("match_wait_seconds", f"{_WHOLE} of seconds from 1 to 2592000"),
+    "MATCH_OPEN_PER_PLAYER": ("match_open_per_player", f"{_WHOLE} from 1 to 1000"),
 }

@@ -16,6 +16,7 @@ from .fairplay.limits import Limiter
 from .fairplay.sockets import Sockets
 from .fairplay.store import address_key
 from .lib.tokens import new_token
+from .matches.clock import run_clock as run_matches_clock
 from .operations.collector import tune_gc
 from .play.runtime import Play
 from .players.signouts import Signouts
@@ -69,11 +70,13 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             signouts.start()
             tune_gc()
             clock = asyncio.create_task(run_clock(core, boards, pars))
+            matches_clock = asyncio.create_task(run_matches_clock(core))  # start and wait timeouts, ends
             try:
                 yield
             finally:
                 clock.cancel()
-                await asyncio.gather(clock, return_exceptions=True)
+                matches_clock.cancel()
+                await asyncio.gather(clock, matches_clock, return_exceptions=True)
                 await analyses.close()
                 await pars.close()
                 await boards.stop()

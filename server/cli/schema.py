@@ -34,6 +34,7 @@ from ..competitions.practice_messages import Analysis, Computing, PracticeEntry
 from ..competitions.profiles import PlayerProfile
 from ..competitions.series.messages import Series, SeriesCreate, SeriesStanding, SeriesTournamentAdd
 from ..fairplay.messages import IntegrityReport
+from ..matches.messages import Match, MatchAsk, MatchFormatOut, MatchSeat
 from ..operations.errors import ErrorBody
 from ..operations.health import Health
 from ..play.messages import ClientMessage, ServerMessage
@@ -97,6 +98,10 @@ def json_schema() -> dict[str, Any]:
             PracticeEntry,
             Analysis,
             Computing,
+            MatchAsk,
+            MatchFormatOut,
+            Match,
+            MatchSeat,
             ClientMessage,
             ServerMessage,
         ],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncpg
 
 from ..storage.pool import Db
+from ..storage.sql import HIDDEN_SQL
 
 # ----------------------------------------------------------------------------- organisers
 
@@ -207,10 +208,10 @@ RESULT_COLUMNS = """e.score, e.final_score, e.status AS outcome, e.moves, e.sequ
 
 async def export_tournament(db: asyncpg.Pool, tournament_id: int) -> asyncpg.Record | None:
     return await db.fetchrow(
-        """SELECT t.id, t.name, t.organiser_id, t.club_id, t.settings,
+        f"""SELECT t.id, t.name, t.organiser_id, t.club_id, t.settings,
                   t.finished_at IS NOT NULL AND t.cancelled_at IS NULL AS finished,
                   t.cancelled_at IS NOT NULL AS cancelled
-             FROM tournaments t WHERE t.id = $1""",
+             FROM tournaments t WHERE t.id = $1 AND NOT {HIDDEN_SQL}""",
         tournament_id,
     )
 

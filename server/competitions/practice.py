@@ -22,7 +22,7 @@ from ..lib.http import valid_id
 from ..operations.openapi import PLAYER, errors
 from ..players.auth import require_player
 from ..storage.pool import Db
-from ..storage.sql import STATUS_SQL
+from ..storage.sql import HIDDEN_SQL, STATUS_SQL
 from . import practice_messages as m
 from .deal_checks import deal_count
 
@@ -37,7 +37,8 @@ async def finished_tournament(db: Db, tournament_id: int, what: str) -> asyncpg.
     before its finish, 409 when it was cancelled (``what``: what waits for the finish)."""
     row = (
         await db.fetchrow(
-            f"SELECT t.id, t.name, t.settings, t.seed, {STATUS_SQL} AS status FROM tournaments t WHERE t.id = $1",
+            f"""SELECT t.id, t.name, t.settings, t.seed, {STATUS_SQL} AS status FROM tournaments t
+                 WHERE t.id = $1 AND NOT {HIDDEN_SQL}""",
             tournament_id,
         )
         if valid_id(tournament_id)

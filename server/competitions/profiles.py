@@ -36,8 +36,8 @@ class GameRating(Struct):
 
 
 class ProfileResult(Struct):
-    """One finished tournament of the player: its rank among the ranked entrants; ``rating``: the
-    ordinal of the tournament's game after it (null when the tournament left it unrated)."""
+    """One finished tournament or match of the player: its rank among the ranked entrants; ``rating``:
+    the ordinal of the tournament's game after it (null when the tournament left it unrated)."""
 
     tournament_id: int
     tournament: str
@@ -47,6 +47,7 @@ class ProfileResult(Struct):
     final_score: int
     finished_at: datetime
     rating: float | None
+    match_id: int | None = None  # a match's result (docs/matches.md): its tournament backs the match
 
 
 class PlayerProfile(Struct):
@@ -83,6 +84,7 @@ async def player_profile(request: Request[Any, Any, Any], player_id: int) -> Pla
             final_score=r["final_score"],
             finished_at=r["finished_at"],
             rating=None if r["mu"] is None else ordinal(Rating(r["mu"], r["sigma"], 0)),
+            match_id=r["match_id"],
         )
         for r in await store.recent_results(db, player_id, RECENT, seen)
     ]

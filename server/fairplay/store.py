@@ -6,7 +6,7 @@ import secrets
 
 import asyncpg
 
-from ..storage.sql import STATUS_SQL
+from ..storage.sql import HIDDEN_SQL, STATUS_SQL
 
 
 async def address_key(db: asyncpg.Pool) -> bytes:
@@ -22,7 +22,8 @@ async def address_key(db: asyncpg.Pool) -> bytes:
 async def tournament(db: asyncpg.Pool, tournament_id: int) -> asyncpg.Record | None:
     """What the report says of the tournament itself."""
     return await db.fetchrow(
-        f"SELECT t.id, t.name, t.settings, t.seed, {STATUS_SQL} AS status FROM tournaments t WHERE t.id = $1",
+        f"SELECT t.id, t.name, t.settings, t.seed, {STATUS_SQL} AS status FROM tournaments t "
+        f"WHERE t.id = $1 AND NOT {HIDDEN_SQL}",
         tournament_id,
     )
 

@@ -26,12 +26,13 @@ async def entry(db: Db, entry_id: int) -> asyncpg.Record | None:
 
 async def start(db: asyncpg.Pool, entry_id: int, time_limit: int) -> asyncpg.Record | None:
     """Start the clock of a joined entry while its tournament is open (a practice entry: once it is
-    finished, not cancelled). None if it cannot start."""
+    finished, not cancelled; a match's seat: before its ``start_by``). None if it cannot start."""
     return await db.fetchrow(
         """UPDATE entries e SET status = 'playing', started_at = now(),
-                  deadline = now() + make_interval(secs => $2)
+                  deadline = now() + make_interval(secs => $2), start_by = NULL
              FROM tournaments t
             WHERE e.id = $1 AND e.status = 'joined' AND t.id = e.tournament_id
+              AND (e.start_by IS NULL OR now() < e.start_by)
               AND CASE WHEN e.practice THEN t.finished_at IS NOT NULL AND t.cancelled_at IS NULL
                        ELSE t.start = 'own' AND t.finished_at IS NULL AND now() >= t.opens_at AND now() < t.closes_at
                   END

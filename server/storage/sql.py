@@ -9,6 +9,10 @@ STATUS_SQL = """CASE WHEN t.cancelled_at IS NOT NULL THEN 'cancelled'
                      WHEN now() < t.closes_at THEN 'open'
                      ELSE 'closing' END"""
 
+# A tournament (alias ``t``) that no tournament route, list, board or socket shows: a match's
+# (docs/matches.md) until it is over. Its seat's players see their own game on the play socket only.
+HIDDEN_SQL = "(t.kind = 'match' AND t.finished_at IS NULL)"
+
 # Ranking of docs/rules.md (entries aliased ``e``): higher score first, then more time remaining at the
 # end, then the earlier entry. Running games count as 0 seconds remaining until they end.
 RANK_ORDER = """coalesce(e.final_score, e.score) DESC,

@@ -136,6 +136,12 @@ async def replays(request: Request[Any, Any, Any], tournament_id: int) -> Respon
     tour = await find_tournament(db, tournament_id)
     if tour["status"] not in ("finished", "cancelled"):
         raise HTTPException(status_code=403, detail="replays are published when the tournament is finished")
+    return await replay_response(db, tour)
+
+
+async def replay_response(db: asyncpg.Pool, tour: asyncpg.Record) -> Response[bytes]:
+    """A finished tournament's replays (a match's too: docs/matches.md), one docs/replay.md line a game."""
+    tournament_id = tour["id"]
     if deal_count(tour["settings"]) > 1:  # one line per entry and deal (docs/competitions.md)
         lines = await replay_lines(db, tour)
         return Response(b"\n".join(lines) + (b"\n" if lines else b""), media_type="application/x-ndjson")

@@ -15,7 +15,7 @@ from ..play import store as play_store
 from ..play.deals import scoring_of
 from ..storage.claims import Claims
 from ..storage.pool import Connection, Db
-from ..storage.sql import RANK_ORDER, STATUS_SQL
+from ..storage.sql import HIDDEN_SQL, RANK_ORDER, STATUS_SQL
 
 TOURNAMENT_SQL = f"""
     SELECT t.id, t.name, t.settings, t.seed, t.salt, t.start, t.commitment, t.opens_at, t.closes_at, t.finished_at,
@@ -177,7 +177,7 @@ async def tournaments(
     seen: tuple[bool, int | None, list[int]] = (True, None, []),
 ) -> list[asyncpg.Record]:
     """A page of tournaments; ``seen``: (every one, an organiser's own, clubs' ones) besides the listed."""
-    where = f"WHERE ({STATUS_SQL} = $1 OR $1::text IS NULL)"
+    where = f"WHERE ({STATUS_SQL} = $1 OR $1::text IS NULL) AND t.kind = 'tournament'"  # matches: /api/matches
     visible = "(t.listed OR $4::boolean OR t.organiser_id = $5::bigint OR t.club_id = ANY($6::bigint[]))"
     return await db.fetch(
         f"{TOURNAMENT_SQL} {where} AND {visible} ORDER BY t.opens_at DESC, t.id DESC LIMIT $2 OFFSET $3",
@@ -189,7 +189,8 @@ async def tournaments(
 
 
 async def tournament(db: Db, tournament_id: int) -> asyncpg.Record | None:
-    return await db.fetchrow(f"{TOURNAMENT_SQL} WHERE t.id = $1", tournament_id)
+    """The tournament; None for a match's before it is over (docs/matches.md: secret until then)."""
+    return await db.fetchrow(f"{TOURNAMENT_SQL} WHERE t.id = $1 AND NOT {HIDDEN_SQL}", tournament_id)
 
 
 class JoinRefused(Exception):

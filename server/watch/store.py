@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from ..storage.sql import RANK_ORDER, STATUS_SQL
+from ..storage.sql import HIDDEN_SQL, RANK_ORDER, STATUS_SQL
 
 # What the leaderboard needs of an entry (``leaderboard.Leaderboard.rebuild``).
 BOARD_SQL = """
@@ -14,8 +14,10 @@ BOARD_SQL = """
 
 
 async def status(db: asyncpg.Pool, tournament_id: int) -> str | None:
-    """The tournament's status, or None when there is no such tournament."""
-    found: str | None = await db.fetchval(f"SELECT {STATUS_SQL} FROM tournaments t WHERE t.id = $1", tournament_id)
+    """The tournament's status, or None when there is no such tournament (nor a match's before it is over)."""
+    found: str | None = await db.fetchval(
+        f"SELECT {STATUS_SQL} FROM tournaments t WHERE t.id = $1 AND NOT {HIDDEN_SQL}", tournament_id
+    )
     return found
 
 

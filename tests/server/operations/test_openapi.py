@@ -49,6 +49,9 @@ PLAYER_ROUTES = {
     ("patch", "/api/me"),
     ("delete", "/api/sessions/current"),
     ("delete", "/api/sessions"),
+    ("post", "/api/matches"),
+    ("get", "/api/me/matches"),
+    ("delete", "/api/matches/{match_id}/seat"),
 }
 ORGANISER: list[dict[str, list[str]]] = [{"admin": []}, {"organiser": []}]
 # Either: a club's organisers and members; its organisers (a token optional once finished).
@@ -60,7 +63,12 @@ MIXED_ROUTES: dict[tuple[str, str], list[dict[str, list[str]]]] = {
 # Any valid token is welcome (each sees its own): 401 without one, never 403.
 OWN_ONLY = {("get", "/api/clubs")}
 # Anyone, no token: no security listed.
-PUBLIC_ROUTES = {("get", "/api/players/{player_id}")}
+PUBLIC_ROUTES = {
+    ("get", "/api/players/{player_id}"),
+    ("get", "/api/matches/formats"),
+    ("get", "/api/matches/{match_id}"),
+    ("get", "/api/matches/{match_id}/replays"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +124,7 @@ def test_every_operation_documents_its_responses(spec: dict[str, Any]) -> None:
             assert "401" in codes, key
         if key in ADMIN_ROUTES or key in ORGANISER_ROUTES or key in MIXED_ROUTES:
             assert ("403" in codes) != (key in OWN_ONLY), key
-        if any(f"{{{name}_id}}" in key[1] for name in ("tournament", "schedule", "club", "organiser")):
+        if any(f"{{{name}_id}}" in key[1] for name in ("tournament", "schedule", "club", "organiser", "match")):
             assert "404" in codes, key
 
 

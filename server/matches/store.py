@@ -1,0 +1,290 @@
+"""The SQL of matches: asking (one short transaction), reading, leaving, and the clock's work
+(start timeouts, matches that never filled, the end of a match's games).
+
+A match is backed by a tournament of ``kind = 'match'`` (schema/017_matches.sql): its seed,
+commitment, entries (the seats), finish, standings, ratings and replays are that tournament's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+
+from ..config import MatchFormat
+from ..fairplay.commitment import commitment, new_salt, new_seed
+from ..storage.pool import Connection, Db
+
+# A player's rating ordinal in a game (mu - 3 sigma, as competitions.ratings.ordinal); 0 unrated.
+ORDINAL_SQL = """coalesce((SELECT r.mu - 3 * r.sigma FROM ratings r WHERE r.player_id = {player} AND r.game = {game}),
+                          0)::float8"""
+
+# Band of a waiting match ``m``: $band either way, widened by $growth a whole minute waited.
+BAND_SQL = "($4::float8 + $5::float8 * floor(extract(epoch FROM now() - m.created_at) / 60))"
+
+FIND_SQL = f"""
+    SELECT m.id, m.tournament_id, m.taken, m.seats FROM matches m
+     WHERE m.format = $1 AND m.status = 'waiting' AND m.taken < m.seats
+       AND m.low >= $2::float8 - {BAND_SQL} AND m.high <= $2::float8 + {BAND_SQL}
+       AND NOT EXISTS (SELECT 1 FROM entries e
+                        WHERE e.tournament_id = m.tournament_id AND e.player_id = $3 AND NOT e.practice)
+     ORDER BY EXISTS (SELECT 1 FROM entries e WHERE e.tournament_id = m.tournament_id
+                         AND e.player_id = ANY($6::bigint[]) AND NOT e.practice),
+              m.created_at, m.id
+     LIMIT 1
+       FOR UPDATE OF m SKIP LOCKED"""
+
+# The opponents of the player's latest match (not twice in a row against them, when another will do).
+PREVIOUS_SQL = """
+    SELECT coalesce(array_agg(o.player_id), '{}') FROM entries o
+     WHERE o.tournament_id = (SELECT e.tournament_id FROM entries e JOIN matches m ON m.tournament_id = e.tournament_id
+                               WHERE e.player_id = $1 AND NOT e.practice ORDER BY e.id DESC LIMIT 1)
+       AND o.player_id <> $1 AND NOT o.practice"""
+
+OPEN_SQL = """
+    SELECT count(*) FROM entries e JOIN tournaments t ON t.id = e.tournament_id
+     WHERE e.player_id = $1 AND NOT e.practice AND t.kind = 'match' AND t.finished_at IS NULL"""
+
+MATCH_SQL = """
+    SELECT m.id, m.format, m.seats, m.taken, m.tournament_id, m.created_at,
+           t.finished_at AS over_at, t.settings, t.commitment, t.seed, t.salt,
+           CASE WHEN t.finished_at IS NULL THEN m.status WHEN m.status = 'unmatched' THEN 'unmatched'
+                ELSE 'over' END AS status
+      FROM matches m JOIN tournaments t ON t.id = m.tournament_id"""
+
+# Every seat of a match: its rank shared by equal final score and time left (a draw); ratings from
+# the match's own history once over (before and after), else the current one.
+PLAYERS_SQL = """
+    SELECT e.ordinal AS seat, e.id AS entry_id, e.player_id, p.name AS player, e.status,
+           e.final_score, e.time_left,
+           CASE WHEN s.rank IS NULL THEN NULL
+                ELSE rank() OVER (PARTITION BY s.rank IS NULL ORDER BY s.final_score DESC, s.time_left DESC) END
+               AS rank,
+           h.mu_before - 3 * h.sigma_before AS rating_before, h.mu - 3 * h.sigma AS rating_after,
+           coalesce((SELECT r.mu - 3 * r.sigma FROM ratings r
+                      WHERE r.player_id = e.player_id AND r.game = $2), 0)::float8 AS rating_now
+      FROM entries e JOIN players p ON p.id = e.player_id
+      LEFT JOIN standings s ON s.tournament_id = e.tournament_id AND s.entry_id = e.id
+      LEFT JOIN rating_history h ON h.tournament_id = e.tournament_id AND h.player_id = e.player_id
+     WHERE e.tournament_id = $1 AND NOT e.practice
+     ORDER BY e.ordinal"""
+
+
+class OpenLimit(Exception):
+    """The player holds as many matches not over as it may."""
+
+
+@dataclass(frozen=True)
+class Timing:
+    """The settings an ask uses: band and growth (ordinal points), seconds to start, to fill."""
+
+    band: float
+    growth: float
+    start_seconds: int
+    wait_seconds: int
+    open_per_player: int
+
+
+def game_of(settings: dict[str, Any]) -> str:
+    return f"{settings['variant']}/{settings['suits']}"
+
+
+async def ask(db: asyncpg.Pool, fmt: MatchFormat, player_id: int, address: bytes | None, timing: Timing) -> int:
+    """Seat the player (one transaction): in the oldest waiting match of the format with a free seat
+    whose players all lie within its band, preferring one without its last opponent; else in a new
+    match it hosts. Returns the seat's entry id; OpenLimit past MATCH_OPEN_PER_PLAYER.
+
+    The player's row is locked first (one ask of a player at a time, so its limit holds), then the
+    match's (``SKIP LOCKED``: two asks never wait on, nor both take, one seat)."""
+    game = game_of(fmt.settings)
+    async with db.acquire() as conn, conn.transaction():
+        await conn.execute("SELECT 1 FROM players WHERE id = $1 FOR UPDATE", player_id)
+        if await conn.fetchval(OPEN_SQL, player_id) >= timing.open_per_player:
+            raise OpenLimit
+        rating = await conn.fetchval(f"SELECT {ORDINAL_SQL.format(player='$1', game='$2')}", player_id, game)
+        previous = await conn.fetchval(PREVIOUS_SQL, player_id)
+        found = await conn.fetchrow(FIND_SQL, fmt.name, rating, player_id, timing.band, timing.growth, previous)
+        if found is None:
+            return await _open(conn, fmt, player_id, address, rating, timing)
+        await conn.execute(
+            """UPDATE matches SET taken = taken + 1, low = least(low, $2), high = greatest(high, $2),
+                      status = CASE WHEN taken + 1 = seats THEN 'playing' ELSE status END
+                WHERE id = $1""",
+            found["id"],
+            rating,
+        )
+        return await _seat(conn, found["tournament_id"], player_id, address, timing.start_seconds)
+
+
+async def _open(
+    conn: Connection, fmt: MatchFormat, player_id: int, address: bytes | None, rating: float, timing: Timing
+) -> int:
+    """A new match with its own tournament (a fresh seed and its commitment), the player its host."""
+    match_id = await conn.fetchval("SELECT nextval(pg_get_serial_sequence('matches', 'id'))")
+    seed, salt = new_seed(), new_salt()
+    # Closed at the latest when the last seat could have started and played (the clock ends it sooner).
+    backstop = timing.wait_seconds + timing.start_seconds + fmt.settings["time_limit"] + 60
+    tid = await conn.fetchval(
+        """INSERT INTO tournaments (name, settings, seed, salt, commitment, opens_at, closes_at, start, listed, rated,
+                                    kind)
+           VALUES ($1, $2, $3, $4, $5, now(), now() + make_interval(secs => $6), 'own', false, $7, 'match')
+           RETURNING id""",
+        f"match {match_id} ({fmt.name})",
+        fmt.settings,
+        seed,
+        salt,
+        commitment(seed, fmt.settings, salt),
+        float(backstop),
+        fmt.rated,
+    )
+    await conn.execute(
+        "INSERT INTO matches (id, format, seats, taken, tournament_id, low, high) VALUES ($1, $2, $3, 1, $4, $5, $5)",
+        match_id,
+        fmt.name,
+        fmt.seats,
+        tid,
+        rating,
+    )
+    return await _seat(conn, tid, player_id, address, timing.start_seconds)
+
+
+async def _seat(conn: Connection, tid: int, player_id: int, address: bytes | None, start_seconds: int) -> int:
+    """The seat: an entry of the match's tournament, numbered in order (its ``ordinal``)."""
+    ordinal = await conn.fetchval(
+        "UPDATE tournaments SET entry_count = entry_count + 1 WHERE id = $1 RETURNING entry_count", tid
+    )
+    entry_id: int = await conn.fetchval(
+        """INSERT INTO entries (tournament_id, player_id, ordinal, address_hash, start_by)
+           VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5)) RETURNING id""",
+        tid,
+        player_id,
+        ordinal,
+        address,
+        float(start_seconds),
+    )
+    return entry_id
+
+
+async def match_of_entry(db: Db, entry_id: int) -> int:
+    found: int = await db.fetchval(
+        "SELECT m.id FROM matches m JOIN entries e ON e.tournament_id = m.tournament_id WHERE e.id = $1", entry_id
+    )
+    return found
+
+
+async def match(db: Db, match_id: int) -> asyncpg.Record | None:
+    return await db.fetchrow(f"{MATCH_SQL} WHERE m.id = $1", match_id)
+
+
+async def players(db: Db, row: asyncpg.Record) -> list[asyncpg.Record]:
+    return await db.fetch(PLAYERS_SQL, row["tournament_id"], game_of(row["settings"]))
+
+
+async def matches_of_player(db: Db, player_id: int, offset: int, limit: int) -> list[asyncpg.Record]:
+    """The player's matches, newest first."""
+    return await db.fetch(
+        f"""{MATCH_SQL} JOIN entries e ON e.tournament_id = m.tournament_id AND e.player_id = $1 AND NOT e.practice
+            ORDER BY m.id DESC OFFSET $2 LIMIT $3""",
+        player_id,
+        offset,
+        limit,
+    )
+
+
+async def counts(db: Db) -> dict[str, tuple[int, int]]:
+    """Per format: matches waiting (a free seat) and playing (seated, not over)."""
+    rows = await db.fetch(
+        """SELECT m.format, count(*) FILTER (WHERE m.status = 'waiting') AS waiting,
+                  count(*) FILTER (WHERE m.status = 'playing') AS playing
+             FROM matches m WHERE m.over_at IS NULL GROUP BY m.format"""
+    )
+    return {r["format"]: (r["waiting"], r["playing"]) for r in rows}
+
+
+async def leave(db: asyncpg.Pool, match_id: int, player_id: int, wait_seconds: int) -> str:
+    """Give up the player's seat before its game started: 'ok', 'missing' (no such match or seat)
+    or 'started'. A match left with no seat is removed (its tournament with it); a full one seats again."""
+    async with db.acquire() as conn, conn.transaction():
+        found = await conn.fetchrow(
+            "SELECT id, tournament_id, taken FROM matches WHERE id = $1 AND over_at IS NULL FOR UPDATE", match_id
+        )
+        if found is None:
+            return "missing"
+        seat = await conn.fetchrow(
+            """SELECT e.id, e.status, t.finished_at FROM entries e JOIN tournaments t ON t.id = e.tournament_id
+                WHERE e.tournament_id = $1 AND e.player_id = $2 AND NOT e.practice FOR UPDATE OF e""",
+            found["tournament_id"],
+            player_id,
+        )
+        if seat is None:
+            return "missing"
+        if seat["status"] != "joined" or seat["finished_at"] is not None:
+            return "started"
+        await conn.execute("DELETE FROM entries WHERE id = $1", seat["id"])
+        if found["taken"] <= 1:
+            await conn.execute("DELETE FROM matches WHERE id = $1", match_id)
+            await conn.execute("DELETE FROM tournaments WHERE id = $1", found["tournament_id"])
+            return "ok"
+        game = "(t.settings->>'variant') || '/' || (t.settings->>'suits')"
+        ordinal = ORDINAL_SQL.format(player="e.player_id", game=game)
+        await conn.execute(
+            f"""UPDATE matches m
+                   SET taken = taken - 1,
+                       status = CASE WHEN m.status = 'playing' AND m.created_at > now() - make_interval(secs => $2)
+                                     THEN 'waiting' ELSE m.status END,
+                       low = coalesce(r.low, 0), high = coalesce(r.high, 0)
+                  FROM (SELECT min({ordinal}) AS low, max({ordinal}) AS high
+                          FROM entries e JOIN tournaments t ON t.id = e.tournament_id
+                         WHERE e.tournament_id = $3 AND NOT e.practice) r
+                 WHERE m.id = $1""",
+            match_id,
+            float(wait_seconds),
+            found["tournament_id"],
+        )
+        return "ok"
+
+
+# ----------------------------------------------------------------------------- the clock
+
+
+async def start_timeouts(db: asyncpg.Pool) -> list[asyncpg.Record]:
+    """Seats not started by their ``start_by``: absent (final score 0, no time left)."""
+    return await db.fetch(
+        """UPDATE entries SET status = 'absent', final_score = 0, time_left = 0, ended_at = now(), start_by = NULL
+            WHERE start_by <= now() AND status = 'joined'
+        RETURNING id, tournament_id"""
+    )
+
+
+async def wait_timeouts(db: asyncpg.Pool, wait_seconds: int) -> list[asyncpg.Record]:
+    """Matches waiting MATCH_WAIT_SECONDS: seated no more; alone, unmatched (its tournament unrated)."""
+    async with db.acquire() as conn, conn.transaction():
+        rows = await conn.fetch(
+            """UPDATE matches SET status = CASE WHEN taken >= 2 THEN 'playing' ELSE 'unmatched' END
+                WHERE status = 'waiting' AND created_at <= now() - make_interval(secs => $1)
+            RETURNING id, tournament_id, status""",
+            float(wait_seconds),
+        )
+        alone = [r["tournament_id"] for r in rows if r["status"] == "unmatched"]
+        if alone:
+            await conn.execute("UPDATE tournaments SET rated = false WHERE id = ANY($1::bigint[])", alone)
+        return rows
+
+
+async def close_done(db: asyncpg.Pool) -> list[int]:
+    """Matches no longer seating whose every game is over: their tournaments close now (the
+    tournaments' clock then finishes them: standings, ratings, seed). Those finished are marked over."""
+    await db.execute(
+        """UPDATE matches m SET over_at = t.finished_at FROM tournaments t
+            WHERE m.over_at IS NULL AND t.id = m.tournament_id AND t.finished_at IS NOT NULL"""
+    )
+    rows = await db.fetch(
+        """UPDATE tournaments t SET closes_at = greatest(now(), t.opens_at + interval '1 microsecond')
+             FROM matches m
+            WHERE m.over_at IS NULL AND m.status <> 'waiting' AND t.id = m.tournament_id
+              AND t.finished_at IS NULL AND t.closes_at > now()
+              AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.tournament_id = t.id AND NOT e.practice
+                                 AND e.status IN ('joined', 'playing'))
+        RETURNING t.id"""
+    )
+    return [r["id"] for r in rows]

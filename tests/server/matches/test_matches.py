@@ -1,0 +1,220 @@
+"""Matches (docs/matches.md): formats, asking and seating, playing, the end, reading, leaving, limits."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from spidertour.server.config import MATCH_FORMATS, Config, ConfigError
+from spidertour.server.fairplay.commitment import commitment
+from tests.client import Api, bearer
+from tests.serverproc import ServerProcess
+
+from .kit import FORMATS, ask, execute, match, play, players, set_rating, wait_for
+
+
+def test_the_default_formats(api: Api) -> None:
+    r = api.http.get("/api/matches/formats")
+    assert r.status_code == 200, r.text
+    listed = {f["name"]: f for f in r.json()}
+    assert set(listed) == {f.name for f in MATCH_FORMATS}
+    shapes = {
+        (f["settings"]["variant"], f["settings"]["suits"], f["settings"]["time_limit"], f["seats"])
+        for f in listed.values()
+    }
+    assert {("spider78", 1, 300, 2), ("spider78", 2, 300, 2), ("spider78", 2, 300, 4)} <= shapes
+    assert {("spider", 1, 600, 2), ("spider", 2, 600, 2), ("spider", 4, 600, 2)} <= shapes
+    assert all(f["waiting"] >= 0 and f["playing"] >= 0 and f["rated"] for f in listed.values())
+
+
+def test_match_formats_set_by_the_owner(mapi: Api) -> None:
+    listed = mapi.http.get("/api/matches/formats").json()
+    assert [f["name"] for f in listed] == [f["name"] for f in FORMATS]
+    blitz = next(f for f in listed if f["name"] == "blitz")
+    assert blitz["settings"]["time_limit"] == 2 and blitz["settings"]["undo"] is True  # filled in
+    for bad, needle in [
+        ("[]", "at least one"),
+        ("{", "MATCH_FORMATS"),
+        ('[{"name": "a", "settings": {"deals": 2}}]', "unknown settings"),
+        ('[{"name": "a", "settings": {}, "seats": 9}]', "MATCH_FORMATS"),
+        ('[{"name": "a", "settings": {"suits": 3}}]', "format 'a'"),
+        ('[{"name": "a", "settings": {}}, {"name": "a", "settings": {}}]', "differ"),
+    ]:
+        try:
+            Config.from_env({"MATCH_FORMATS": bad})
+        except ConfigError as err:
+            assert needle in str(err), (bad, err)
+        else:
+            raise AssertionError(f"{bad} accepted")
+
+
+def test_the_host_then_the_oldest_waiting_match(mapi: Api) -> None:
+    (a, ta), (b, tb), (c, tc) = players(mapi, 3)
+    first = ask(mapi, ta, "duo0")
+    m = first["match"]
+    assert m["status"] == "waiting" and m["seats"] == 2 and m["format"] == "duo0"
+    assert m["seed"] is None and m["salt"] is None and len(m["commitment"]) == 64
+    assert [(p["seat"], p["player_id"], p["status"]) for p in m["players"]] == [(1, a, "waiting")]
+    assert first["entry"]["status"] == "joined" and first["entry"]["player_id"] == a
+    second = ask(mapi, tb, "duo0")
+    assert second["match"]["id"] == m["id"] and second["match"]["status"] == "playing"
+    assert [(p["seat"], p["player_id"]) for p in second["match"]["players"]] == [(1, a), (2, b)]
+    # Only one's own seat carries its entry id.
+    assert [p["entry_id"] for p in second["match"]["players"]] == [None, second["entry"]["id"]]
+    third = ask(mapi, tc, "duo0")
+    assert third["match"]["id"] != m["id"] and third["match"]["players"][0]["player_id"] == c
+    counts = next(f for f in mapi.http.get("/api/matches/formats").json() if f["name"] == "duo0")
+    assert (counts["waiting"], counts["playing"]) == (1, 1)
+
+
+def test_never_with_itself(mapi: Api) -> None:
+    [(a, ta)] = players(mapi, 1)
+    one, two = ask(mapi, ta, "duo1"), ask(mapi, ta, "duo1")
+    assert one["match"]["id"] != two["match"]["id"]
+    assert two["match"]["players"][0]["player_id"] == a and len(two["match"]["players"]) == 1
+
+
+async def test_seated_within_the_band_oldest_first(mapi: Api, match_db: str) -> None:
+    (a, ta), (_b, tb), (_c, tc), (d, td) = players(mapi, 4)
+    await set_rating(match_db, a, 20.0)
+    await set_rating(match_db, d, 16.0)
+    high = ask(mapi, ta, "duo2")["match"]  # rated 20
+    low = ask(mapi, tb, "duo2")["match"]  # unrated (0): out of the band (5) of the first
+    assert low["id"] != high["id"] and low["players"][0]["rating"] == 0
+    assert ask(mapi, tc, "duo2")["match"]["id"] == low["id"]  # 0 and 0
+    seated = ask(mapi, td, "duo2")["match"]  # 16: within 5 of 20
+    assert seated["id"] == high["id"] and [p["rating"] for p in seated["players"]] == [20.0, 16.0]
+
+
+async def test_the_band_widens_as_a_match_waits(mapi: Api, match_db: str) -> None:
+    (a, ta), (_b, tb) = players(mapi, 2)
+    await set_rating(match_db, a, 12.0)
+    waiting = ask(mapi, ta, "duo3")["match"]
+    # Seven whole minutes waited: 5 + 7 * 1 = 12 points either way.
+    conn_sql = "UPDATE matches SET created_at = created_at - interval '7 minutes 1 second' WHERE id = $1"
+
+    other = ask(mapi, tb, "duo3")["match"]  # not yet: 12 is out of 5
+    assert other["id"] != waiting["id"]
+    r = mapi.http.delete(f"/api/matches/{other['id']}/seat", headers=bearer(tb))
+    assert r.status_code == 204, r.text
+    await execute(match_db, conn_sql, waiting["id"])
+    assert ask(mapi, tb, "duo3")["match"]["id"] == waiting["id"]
+
+
+async def test_not_twice_in_a_row_against_the_same_opponent(mapi: Api, match_db: str) -> None:
+    (_a, ta), (b, tb), (c, tc) = players(mapi, 3)
+    await set_rating(match_db, b, 4.0)
+    await set_rating(match_db, c, 8.0)
+    first = ask(mapi, ta, "duo4")["match"]
+    assert ask(mapi, tb, "duo4")["match"]["id"] == first["id"]  # a (0) and b (4) played
+    older = ask(mapi, ta, "duo4")["match"]  # a waits again
+    newer = ask(mapi, tc, "duo4")["match"]  # c (8) is out of a's band: a match of its own
+    assert newer["id"] != older["id"]
+    # b is within the band of both; a was its last opponent: the newer match seats it.
+    assert ask(mapi, tb, "duo4")["match"]["id"] == newer["id"]
+    # With no other match in the band, the same opponent again.
+    assert ask(mapi, tc, "duo4")["match"]["id"] not in (older["id"], newer["id"])  # c never with itself
+    again = ask(mapi, tb, "duo5")["match"]
+    assert ask(mapi, ta, "duo5")["match"]["id"] == again["id"]  # another format, b and a again: alone there
+
+
+async def test_a_match_played_to_its_end(mapi: Api, match_server: ServerProcess) -> None:
+    (a, ta), (_b, tb) = players(mapi, 2)
+    host = ask(mapi, ta, "duo6")
+    mid = host["match"]["id"]
+    over = await play(match_server.ws_url, host["entry"]["id"], ta, reveal=True)  # the host starts at once
+    assert match(mapi, mid)["players"][0]["status"] == "done"
+    guest = ask(mapi, tb, "duo6")
+    assert guest["match"]["id"] == mid
+    await play(match_server.ws_url, guest["entry"]["id"], tb)
+    done = wait_for(mapi, mid, "over")
+    first, second = done["players"]
+    assert (first["player_id"], first["rank"], second["rank"]) == (a, 1, 2)
+    assert first["final_score"] == over["final_score"] and first["final_score"] > second["final_score"]
+    assert first["rating_after"] > first["rating"] == 0 and second["rating_after"] < 0
+    assert done["seed"] and done["commitment"] == commitment(done["seed"], done["settings"], done["salt"])
+    assert done["over_at"] is not None and all(p["entry_id"] for p in done["players"])
+    # The replays, the profile, practice and the backing tournament once over.
+    r = mapi.http.get(f"/api/matches/{mid}/replays")
+    assert r.status_code == 200 and len(r.text.strip().splitlines()) == 2
+    recent = mapi.http.get(f"/api/players/{a}").json()["recent"]
+    assert recent[0]["match_id"] == mid and recent[0]["rank"] == 1
+    r = mapi.http.post(f"/api/tournaments/{done['tournament_id']}/practice", headers=bearer(tb))
+    assert r.status_code == 201, r.text
+    tour = mapi.tournament(done["tournament_id"])
+    assert tour["seed"] == done["seed"] and tour["status"] == "finished"
+    mine = mapi.http.get("/api/me/matches", headers=bearer(ta)).json()
+    assert mine[0]["id"] == mid and mine[0]["status"] == "over"
+
+
+async def test_equal_scores_and_time_are_a_draw(mapi: Api, match_server: ServerProcess) -> None:
+    (_a, ta), (_b, tb) = players(mapi, 2)
+    one, two = ask(mapi, ta, "blitz"), ask(mapi, tb, "blitz")
+    # Both start and never move: the clock ends both games with the same score and no time left.
+    await asyncio.gather(
+        play(match_server.ws_url, one["entry"]["id"], ta, end=False),
+        play(match_server.ws_url, two["entry"]["id"], tb, end=False),
+    )
+    done = wait_for(mapi, one["match"]["id"], "over")
+    assert [p["status"] for p in done["players"]] == ["timed_out", "timed_out"]
+    assert [p["rank"] for p in done["players"]] == [1, 1]
+
+
+def test_leaving_a_seat(mapi: Api) -> None:
+    (a, ta), (_b, tb), (_c, tc) = players(mapi, 3)
+    host = ask(mapi, ta, "duo7")["match"]
+    assert ask(mapi, tb, "duo7")["match"]["status"] == "playing"
+    r = mapi.http.delete(f"/api/matches/{host['id']}/seat", headers=bearer(tc))
+    assert r.status_code == 404 and "no seat" in r.json()["detail"]  # not c's seat
+    r = mapi.http.delete(f"/api/matches/{host['id']}/seat", headers=bearer(tb))
+    assert r.status_code == 204, r.text
+    left = match(mapi, host["id"])
+    assert left["status"] == "waiting" and [p["player_id"] for p in left["players"]] == [a]
+    r = mapi.http.delete(f"/api/matches/{host['id']}/seat", headers=bearer(ta))
+    assert r.status_code == 204, r.text
+    assert mapi.http.get(f"/api/matches/{host['id']}").status_code == 404  # no seat left: removed
+    assert ask(mapi, tc, "duo7")["match"]["players"][0]["seat"] == 1
+
+
+async def test_a_started_seat_is_kept(mapi: Api, match_server: ServerProcess) -> None:
+    [(_a, ta)] = players(mapi, 1)
+    host = ask(mapi, ta, "duo8")
+    await play(match_server.ws_url, host["entry"]["id"], ta, end=False)
+    r = mapi.http.delete(f"/api/matches/{host['match']['id']}/seat", headers=bearer(ta))
+    assert r.status_code == 409 and "started" in r.json()["detail"]
+
+
+def test_open_matches_per_player(mapi: Api) -> None:
+    [(_a, ta)] = players(mapi, 1)
+    for _ in range(3):
+        ask(mapi, ta, "duo9")
+    r = mapi.http.post("/api/matches", json={"format": "duo10"}, headers=bearer(ta))
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
+    assert "MATCH_OPEN_PER_PLAYER" in r.json()["detail"]
+    assert len(mapi.http.get("/api/me/matches", headers=bearer(ta)).json()) == 3
+
+
+def test_bad_input_is_a_4xx_with_a_reason(mapi: Api) -> None:
+    [(_a, ta)] = players(mapi, 1)
+    head = bearer(ta)
+    cases: list[tuple[Any, int, str]] = [
+        ({"format": "nope"}, 400, "no format"),
+        ({"format": 3}, 400, ""),
+        ({}, 400, ""),
+        ({"format": "duo11", "extra": 1}, 400, ""),
+        ([], 400, ""),
+    ]
+    for body, status, needle in cases:
+        r = mapi.http.post("/api/matches", json=body, headers=head)
+        assert r.status_code == status, (body, r.text)
+        assert needle in r.json()["detail"]
+    broken = {**head, "content-type": "application/json"}
+    assert mapi.http.post("/api/matches", content=b"{", headers=broken).status_code == 400
+    assert mapi.http.post("/api/matches", json={"format": "duo11"}).status_code == 401
+    for path in ("/api/matches/0", f"/api/matches/{2**63}", f"/api/matches/{2**70}", "/api/matches/99999999"):
+        assert mapi.http.get(path).status_code == 404, path
+        assert mapi.http.get(f"{path}/replays").status_code == 404, path
+        assert mapi.http.delete(f"{path}/seat", headers=head).status_code == 404, path
+    assert mapi.http.get("/api/matches/x").status_code in (400, 404)
+    assert mapi.http.get("/api/me/matches?limit=0", headers=head).status_code == 400
+    assert mapi.http.get("/api/me/matches").status_code == 401
