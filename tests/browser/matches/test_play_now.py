@@ -5,11 +5,12 @@ shown to the host as soon as the second player's game is over, without a reload.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Browser, Page, expect
 
-from tests.browser.conftest import js_errors, new_context
+from tests.browser.conftest import js_errors, new_context, snap
 from tests.serverproc import ServerProcess
 
 PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
@@ -44,7 +45,9 @@ async def _play_and_end(page: Page) -> None:
     await expect(page.locator(".over-panel")).to_be_visible()
 
 
-async def test_two_guests_play_a_match_and_the_host_learns_the_result(browser: Browser, server: ServerProcess) -> None:
+async def test_two_guests_play_a_match_and_the_host_learns_the_result(
+    browser: Browser, server: ServerProcess, shots: Path
+) -> None:
     host_context = await new_context(browser, server, **PHONE)
     guest_context = await new_context(browser, server, **PHONE)
     host, guest = await host_context.new_page(), await guest_context.new_page()
@@ -74,6 +77,7 @@ async def test_two_guests_play_a_match_and_the_host_learns_the_result(browser: B
         await expect(host.locator("[data-field=status]")).to_have_text("waiting for players")
         await expect(waiting.locator("[data-action=play-another]")).to_be_visible()
         await _check(host)
+        await snap(host, shots, "match-waiting-phone", full_page=True)
         await host.evaluate("window.stillTheSamePage = true")
 
         # The second player sees the waiting match counted, and is seated in it.
@@ -90,16 +94,17 @@ async def test_two_guests_play_a_match_and_the_host_learns_the_result(browser: B
         await expect(result).to_be_visible(timeout=15000)
         assert await host.evaluate("window.stillTheSamePage === true")
         await expect(host.locator("[data-field=status]")).to_have_text("over")
-        await expect(result.locator("tr[data-seat]")).to_have_count(2)
-        await expect(result.locator("tbody [data-field=rank]").first).to_have_text(re.compile(r"^1=?$"))
-        await expect(result.locator("tbody tr.mine [data-field=rating-change]")).to_be_visible()
+        await expect(result.locator("li[data-seat]")).to_have_count(2)
+        await expect(result.locator("li [data-field=rank]").first).to_have_text(re.compile(r"^1=?$"))
+        await expect(result.locator("li.mine [data-field=rating-change]")).to_be_visible()
         headline = re.compile(r"You won!|A draw|You are 2 of 2")
         await expect(result.locator("[data-field=headline]")).to_have_text(headline)
         await expect(host.locator("[data-check=commitment]")).to_have_attribute("data-ok", "true")
         # The opponent's game, replayed and re-scored in the browser.
-        await result.locator("tbody tr:not(.mine) [data-action=replay]").tap()
+        await result.locator("li:not(.mine) [data-action=replay]").tap()
         await expect(host.locator(".replay [data-field=rescore]")).to_have_attribute("data-ok", "true")
         await _check(host)
+        await snap(host, shots, "match-result-phone", full_page=True)
 
         # Both find the match in their list, over.
         await guest.goto("/#/matches")

@@ -3,7 +3,7 @@
 // a match, its players and a rating change are said.
 
 import { api, player, setPlayer } from "../lib/api.js";
-import { clock, describeSettings, el, showWho, statusName } from "../lib/ui.js";
+import { clock, describeSettings, el, showWho, statusName, VARIANT_NAMES } from "../lib/ui.js";
 
 const SEATS_KEY = "spidertour.match-seats"; // {entry_id: match_id} of this device's seats
 
@@ -71,6 +71,9 @@ export function ratingChange(p) {
     "data-delta": d }, `${sign}${Math.abs(d).toFixed(1)}`);
 }
 
-/** The line under a match's name: its game and clock, and how many play it. */
+/** "Spider 78 · 2 suits": the game of a format or a match. */
+export const gameTitle = (s) => `${VARIANT_NAMES[s.variant] || s.variant} \u00b7 ${s.suits} suit${s.suits === 1 ? "" : "s"}`;
+
+/** The rest of its rules, after the game: "free column · undo · 5:00". */
 export const matchRules = (m) =>
-  `${describeSettings(m.settings)} \u00b7 ${clock(m.settings.time_limit)} \u00b7 ${seatsText(m.seats)}`;
+  [...describeSettings(m.settings).split(" \u00b7 ").slice(2), clock(m.settings.time_limit)].join(" \u00b7 ");

@@ -9,7 +9,7 @@ import { commitment } from "../engine/index.js";
 import { gameSuits } from "../lib/prefs.js";
 import { clock, confirmDialog, el, explain, fill, notify, number, when } from "../lib/ui.js";
 import { ReplayViewer } from "../pages/finished.js";
-import { entryOfMatch, matchRules, matchStatus, rating, ratingChange, rememberSeats } from "./common.js";
+import { entryOfMatch, gameTitle, matchRules, matchStatus, rating, ratingChange, rememberSeats, seatsText } from "./common.js";
 
 const POLL_SECONDS = 3;
 const DONE = new Set(["won", "ended", "timed_out", "absent", "done", "over"]);
@@ -59,9 +59,9 @@ export function mount(main, idText) {
     document.title = `Match ${m.id} \u00b7 spidertour`;
     gameSuits(m.settings.suits);
     page.dataset.status = m.status;
-    const parts = [el("header", { class: "page-head" }, el("h1", {}, `Match ${m.id}`),
+    const parts = [el("header", { class: "page-head" }, el("h1", {}, gameTitle(m.settings), el("small", {}, `, ${seatsText(m.seats)}`)),
       el("span", { class: `badge st-${m.status}`, "data-field": "status" }, matchStatus(m.status))),
-    el("p", { class: "muted", "data-field": "rules" }, m.format, " \u00b7 ", matchRules(m),
+    el("p", { class: "muted", "data-field": "rules" }, `Match ${m.id} \u00b7 `, matchRules(m),
       m.created_at ? ` \u00b7 opened ${when(m.created_at)}` : "")];
     if (m.status === "over") parts.push(...result(m, seat));
     else if (m.status === "unmatched") parts.push(unmatched(m));
@@ -127,22 +127,22 @@ export function mount(main, idText) {
     const shared = (p) => ranked.filter((q) => q.rank === p.rank).length > 1;
     const headline = !seat ? "Final result"
       : seat.rank === 1 && shared(seat) ? "A draw" : seat.rank === 1 ? "You won!" : `You are ${seat.rank} of ${m.players.length}`;
-    const body = el("tbody", {}, ranked.map((p) => el("tr", { "data-seat": p.seat, class: p === seat ? "mine" : null },
-      el("td", { class: "num", "data-field": "rank" }, p.rank ?? "\u2013", shared(p) ? "=" : ""),
-      el("td", {}, el("a", { href: `#/player/${p.player_id}` }, p.player), p === seat ? el("span", { class: "you-tag" }, "you") : null),
-      el("td", { class: "num score", "data-field": "final-score" }, p.final_score === null || p.final_score === undefined
+    const rows = ranked.map((p) => el("li", { "data-seat": p.seat, class: p === seat ? "mine" : null },
+      el("span", { class: "rank", "data-field": "rank" }, p.rank ?? "\u2013", shared(p) ? "=" : ""),
+      el("span", { class: "who" }, el("a", { href: `#/player/${p.player_id}` }, p.player),
+        p === seat ? el("span", { class: "you-tag" }, "you") : null,
+        el("small", { class: "muted" }, p.time_left === null || p.time_left === undefined ? ""
+          : ` ${clock(p.time_left)} left`)),
+      el("b", { class: "score", "data-field": "final-score" }, p.final_score === null || p.final_score === undefined
         ? "\u2013" : number(p.final_score)),
-      el("td", { class: "num opt" }, p.time_left === null || p.time_left === undefined ? "" : clock(p.time_left)),
-      el("td", { class: "num", "data-field": "rating" }, rating(p.rating_after ?? p.rating), " ", ratingChange(p)),
-      el("td", {}, p.status === "absent" ? el("span", { class: "muted" }, "absent")
-        : el("button", { class: "btn small", "data-action": "replay", onclick: () => replay(p) }, "Replay")))));
+      el("span", { class: "rating", "data-field": "rating" }, `rating ${rating(p.rating_after ?? p.rating)} `, ratingChange(p)),
+      p.status === "absent" ? el("span", { class: "muted" }, "absent")
+        : el("button", { class: "btn small", "data-action": "replay", onclick: () => replay(p) }, "Replay")));
     return [el("div", { class: "panel match-result", "data-field": "result" },
       el("h2", { "data-field": "headline" }, headline),
       seat ? el("p", {}, "Your rating: ", el("b", {}, rating(seat.rating_after ?? seat.rating)), " ", ratingChange(seat),
         seat.rating_after === null || seat.rating_after === undefined ? " (this match is not rated)" : "") : null,
-      el("div", { class: "table-wrap" }, el("table", { class: "standings final" },
-        el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"), el("th", {}, "Player"), el("th", { class: "num" }, "Score"),
-          el("th", { class: "num opt" }, "Time left"), el("th", { class: "num" }, "Rating"), el("th"))), body)),
+      el("ol", { class: "match-ranks" }, rows),
       el("div", { class: "row actions" },
         el("a", { class: "btn primary", href: "#/matches", "data-action": "play-another" }, "Play another match")))];
   }

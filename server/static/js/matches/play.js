@@ -3,14 +3,11 @@
 // device has none) and opens the game; and the player's own matches, the newest first.
 
 import { api, player } from "../lib/api.js";
-import { el, explain, fill, notify, VARIANT_NAMES, when } from "../lib/ui.js";
-import { askAndPlay, entryOfMatch, matchRules, matchStatus, ratingChange, rememberSeats, seatsText } from "./common.js";
+import { el, explain, fill, notify, when } from "../lib/ui.js";
+import { askAndPlay, entryOfMatch, gameTitle, matchRules, matchStatus, ratingChange, rememberSeats, seatsText }
+  from "./common.js";
 
 const REFRESH_SECONDS = 10;
-
-/** "Spider 78 · 2 suits": a format's title. */
-const title = (f) => `${VARIANT_NAMES[f.settings.variant] || f.settings.variant} \u00b7 ${f.settings.suits} suit` +
-  `${f.settings.suits === 1 ? "" : "s"}`;
 
 export function mount(main) {
   const page = el("section", { class: "page play-now-page" });
@@ -61,7 +58,7 @@ export function mount(main) {
     const button = el("button", { class: "btn primary big", "data-action": "ask", "data-format": f.name,
       onclick: () => ask(f, button) }, "Play");
     return el("article", { class: "format panel", "data-format": f.name },
-      el("header", {}, el("h2", {}, title(f)), el("span", { class: "badge" }, seatsText(f.seats)),
+      el("header", {}, el("h2", {}, gameTitle(f.settings)), el("span", { class: "badge" }, seatsText(f.seats)),
         f.rated === false ? el("span", { class: "badge", "data-field": "unrated" }, "unrated") : null),
       el("p", { class: "rules muted", "data-field": "rules" }, matchRules(f)),
       el("p", { class: "counts", "data-field": "counts" },
@@ -81,7 +78,7 @@ export function mount(main) {
     const result = over && seat ? [el("b", { "data-field": "rank" }, seat.rank === 1 ? "won" : `${seat.rank} of ${m.players.length}`),
       " ", ratingChange(seat)] : null;
     return el("li", { "data-match": m.id, class: `st-${m.status}` },
-      el("div", {}, el("b", {}, m.format), " ", el("span", { class: `badge st-${m.status}` }, matchStatus(m.status))),
+      el("div", {}, el("b", {}, gameTitle(m.settings)), " ", el("span", { class: `badge st-${m.status}` }, matchStatus(m.status))),
       el("div", { class: "muted small" }, others.length ? `against ${others.join(", ")}` : "no opponent yet",
         m.created_at ? ` \u00b7 ${when(m.created_at)}` : ""),
       el("div", { class: "row" }, result,
