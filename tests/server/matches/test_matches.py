@@ -5,9 +5,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from spidertour.server.cli.verify import verify
 from spidertour.server.config import MATCH_FORMATS, Config, ConfigError
 from spidertour.server.fairplay.commitment import commitment
 from tests.client import Api, bearer
+from tests.server.competitions.rating_kit import Plan, create, finish
+from tests.server.competitions.rating_kit import play as tournament_play
+from tests.server.competitions.test_ratings import snapshot
+from tests.server.helpers import spidertour, unique
 from tests.serverproc import ServerProcess
 
 from .kit import FORMATS, ask, execute, match, play, players, set_rating, wait_for
@@ -143,6 +148,8 @@ async def test_a_match_played_to_its_end(mapi: Api, match_server: ServerProcess)
     assert r.status_code == 201, r.text
     tour = mapi.tournament(done["tournament_id"])
     assert tour["seed"] == done["seed"] and tour["status"] == "finished"
+    report = verify(match_server.url, done["tournament_id"])  # spidertour verify, on the backing tournament
+    assert report.ok and len(report.games) == 2, report.problems
     mine = mapi.http.get("/api/me/matches", headers=bearer(ta)).json()
     assert mine[0]["id"] == mid and mine[0]["status"] == "over"
 
@@ -218,3 +225,33 @@ def test_bad_input_is_a_4xx_with_a_reason(mapi: Api) -> None:
     assert mapi.http.get("/api/matches/x").status_code in (400, 404)
     assert mapi.http.get("/api/me/matches?limit=0", headers=head).status_code == 400
     assert mapi.http.get("/api/me/matches").status_code == 401
+
+
+async def test_a_rebuild_gives_back_the_stored_ratings_with_matches(
+    mapi: Api, match_server: ServerProcess, match_db: str
+) -> None:
+    (a, ta), (b, tb), (c, tc) = players(mapi, 3)
+    for fmt, (first, second) in (("duo13", (ta, tb)), ("duo13", (tc, ta)), ("duo14", (tb, tc))):
+        host, guest = ask(mapi, first, fmt), ask(mapi, second, fmt)
+        await play(match_server.ws_url, host["entry"]["id"], first, reveal=True)
+        await play(match_server.ws_url, guest["entry"]["id"], second)
+        wait_for(mapi, host["match"]["id"], "over")
+        # A tournament of the same game finished between the matches.
+        seed = unique("seed")
+        tour = create(mapi, seed)
+        await tournament_play(mapi, match_server.ws_url, tour["id"], seed, Plan(second, reveal=True))
+        await tournament_play(mapi, match_server.ws_url, tour["id"], seed, Plan(first))
+        finish(mapi, tour["id"])
+    ours = {a, b, c}
+
+    async def ratings() -> dict[str, list[Any]]:  # (other tests set some ratings by hand, with no history)
+        found = await snapshot(match_db)
+        return {"ratings": [r for r in found["ratings"] if r[0] in ours], "history": found["history"]}
+
+    stored = await ratings()
+    assert len([r for r in stored["history"] if r[1] == a]) == 4 and len(stored["ratings"]) == 3
+    await execute(match_db, "DELETE FROM ratings")
+    await execute(match_db, "UPDATE rating_history SET mu = mu + 1")
+    done = spidertour("ratings", "rebuild", DATABASE_URL=match_db)
+    assert done.returncode == 0, done.stderr
+    assert await ratings() == stored  # every double exactly

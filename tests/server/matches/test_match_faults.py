@@ -1,0 +1,91 @@
+"""Matches under load and faults: many asks at once through two server processes on one database
+never seat two players in the last seat, a player twice in one match, or more players than seats;
+PostgreSQL out of reach answers 503 with Retry-After and makes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.client import Api, bearer
+from tests.faults.proxy import TcpProxy
+from tests.serverproc import ServerProcess
+
+from .kit import env as kit_env
+from .kit import fetch, players, start_server
+
+
+@pytest.fixture(scope="module")
+def second_server(match_db: str, redis_url: str, admin_token: str, redis_prefix: str) -> Iterator[ServerProcess]:
+    yield from start_server(match_db, redis_url, admin_token, redis_prefix + "m")
+
+
+async def _ask_all(asks: list[tuple[str, str, str]]) -> list[int]:
+    """(base url, token, format) asked all at once; the answers' status codes."""
+    async with httpx.AsyncClient(timeout=30) as client:
+        answers = await asyncio.gather(
+            *(client.post(f"{url}/api/matches", json={"format": fmt}, headers=bearer(t)) for url, t, fmt in asks)
+        )
+    return [r.status_code for r in answers]
+
+
+async def _check_seats(match_db: str) -> list[tuple[int, int, str]]:
+    """Every match's seats as PostgreSQL holds them: (seats, players, status), after checking that no
+    match holds more players than seats, a player twice, or two players in one seat."""
+    rows = await fetch(
+        match_db,
+        """SELECT m.id, m.seats, m.taken, m.status, array_agg(e.player_id) AS players, array_agg(e.ordinal) AS seated
+             FROM matches m JOIN entries e ON e.tournament_id = m.tournament_id AND NOT e.practice
+            WHERE m.format LIKE 'race%' GROUP BY m.id""",
+    )
+    for r in rows:
+        assert len(r["players"]) == r["taken"] <= r["seats"], dict(r)
+        assert len(set(r["players"])) == len(r["players"]) and len(set(r["seated"])) == len(r["seated"]), dict(r)
+        assert (r["status"] == "playing") == (r["taken"] == r["seats"]), dict(r)
+    return [(r["seats"], r["taken"], r["status"]) for r in rows]
+
+
+async def test_the_seat_race_through_two_processes(
+    mapi: Api, match_server: ServerProcess, second_server: ServerProcess, match_db: str
+) -> None:
+    group = players(mapi, 40, "race")
+    urls = (match_server.url, second_server.url)
+    asks = [(urls[i % 2], t, fmt) for i, (_, t) in enumerate(group) for fmt in ("race2", "race3")]
+    codes = await _ask_all(asks)
+    assert codes == [201] * len(asks)
+    seats = await _check_seats(match_db)
+    assert sum(taken for _, taken, _ in seats) == len(asks)
+    # One player asking many times at once, through both: at most MATCH_OPEN_PER_PLAYER (3) seats,
+    # never twice in one match.
+    [(pid, token)] = players(mapi, 1, "eager")
+    codes = await _ask_all([(urls[i % 2], token, "race2") for i in range(12)])
+    assert Counter(codes) == Counter({201: 3, 429: 9})
+    await _check_seats(match_db)
+    mine = await fetch(match_db, "SELECT tournament_id FROM entries WHERE player_id = $1", pid)
+    assert len(mine) == len({r["tournament_id"] for r in mine}) == 3
+
+
+async def test_postgres_out_of_reach_is_503_and_makes_nothing(
+    match_db: str, redis_url: str, admin_token: str, redis_prefix: str, mapi: Api
+) -> None:
+    [(_, token)] = players(mapi, 1, "cut")
+    with TcpProxy.for_database(match_db) as proxy:
+        env = {**kit_env(redis_prefix + "cut"), "DB_TIMEOUT": "1"}
+        proc = ServerProcess(proxy.url, redis_url, admin_token, env=env).start()
+        try:
+            before = await fetch(match_db, "SELECT count(*) AS n FROM matches")
+            proxy.cut()
+            async with httpx.AsyncClient(base_url=proc.url, timeout=30) as client:
+                r = await client.post("/api/matches", json={"format": "duo15"}, headers=bearer(token))
+            assert r.status_code == 503 and int(r.headers["Retry-After"]) >= 1, r.text
+            proxy.restore()
+            assert await fetch(match_db, "SELECT count(*) AS n FROM matches") == before
+            async with httpx.AsyncClient(base_url=proc.url, timeout=30) as client:
+                r = await client.post("/api/matches", json={"format": "duo15"}, headers=bearer(token))
+            assert r.status_code == 201, r.text
+        finally:
+            proc.stop()
