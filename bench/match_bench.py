@@ -150,25 +150,25 @@ async def step(askers: Askers, server: Proc, pg: PgCpu, fmt: str, ratings: list[
     """Players of ``ratings`` ask at ``rate`` a second, open loop (a latency counts from when the ask was due)."""
     tokens = await askers.take(ratings)
     n = len(tokens)
-    loop = asyncio.get_running_loop()
+    clock = time.perf_counter  # the event loop's clock may count whole milliseconds only
     latencies: list[float] = []
     statuses: dict[str, int] = {}
     await pg.refresh()
     c0, p0 = server.cpu(), pg.read()
-    t0 = loop.time() + 0.05
+    t0 = clock() + 0.05
 
     async def one(i: int, token: str) -> None:
         due = t0 + i / rate
-        await asyncio.sleep(max(0.0, due - loop.time()))
+        await asyncio.sleep(max(0.0, due - clock()))
         try:
             status = str(await askers.ask(token, fmt))
         except Exception as err:
             status = type(err).__name__
-        latencies.append(loop.time() - due)
+        latencies.append(clock() - due)
         statuses[status] = statuses.get(status, 0) + 1
 
     await asyncio.gather(*(one(i, t) for i, t in enumerate(tokens)))
-    elapsed = loop.time() - t0
+    elapsed = clock() - t0
     server_cpu = server.cpu() - c0
     p1 = pg.read()
     pg_cpu = sum(v - p0.get(pid, v) for pid, v in p1.items())
@@ -191,7 +191,9 @@ async def step(askers: Askers, server: Proc, pg: PgCpu, fmt: str, ratings: list[
     }
 
 
-async def moves(args: argparse.Namespace, url: str, admin: str, fmt: str, settings: dict[str, Any]) -> dict[str, Any]:
+async def moves(
+    args: argparse.Namespace, server: Proc, pg: PgCpu, admin: str, fmt: str, settings: dict[str, Any]
+) -> dict[str, Any]:
     """A move of a match next to a move of a tournament: the same game, bots, rate and seconds."""
     from loadgen import Generator
     from wire import ms, percentile
@@ -202,7 +204,7 @@ async def moves(args: argparse.Namespace, url: str, admin: str, fmt: str, settin
     out: dict[str, Any] = {"rate": args.moves, "players": args.players}
     for kind in ("tournament", "match"):
         cfg = BotConfig(
-            servers=[url],
+            servers=[server.url],
             admin_token=admin,
             players=args.players,
             seed=1,
@@ -215,20 +217,26 @@ async def moves(args: argparse.Namespace, url: str, admin: str, fmt: str, settin
             cfg.match_format = fmt
         swarm = Swarm(cfg)
         await swarm.setup()
-        gen = Generator(url.replace("http://", "ws://"), swarm.settings)
+        gen = Generator(server.url.replace("http://", "ws://"), swarm.settings)
         try:
             await gen.connect_players([(b.token, b.entry_id) for b in swarm.bots])
             await asyncio.sleep(1)
+            await pg.refresh()
+            c0, p0 = server.cpu(), pg.read()
             w, acked = await gen.paced(args.moves, args.seconds)
+            server_cpu, p1 = server.cpu() - c0, pg.read()
+            acks = max(w.acks, 1)
+            out[kind] = {  # read before the sockets close (their closing is no error of the run)
+                "acked_per_second": round(acked, 1),
+                "ack_ms": {"p50": ms(percentile(w.latency, 50)), "p99": ms(percentile(w.latency, 99))},
+                "server_us_per_move": round(1e6 * server_cpu / acks, 1),
+                "postgres_us_per_move": round(1e6 * sum(v - p0.get(pid, v) for pid, v in p1.items()) / acks, 1),
+                "errors": dict(w.errors),
+                "refused_by_engine": dict(w.refused),
+            }
         finally:
             gen.close()
             await swarm.close()
-        out[kind] = {
-            "acked_per_second": round(acked, 1),
-            "ack_ms": {"p50": ms(percentile(w.latency, 50)), "p99": ms(percentile(w.latency, 99))},
-            "errors": dict(w.errors),
-            "refused_by_engine": dict(w.refused),
-        }
         print(f"  moves of a {kind}: {out[kind]}", file=sys.stderr, flush=True)
     return out
 
@@ -312,7 +320,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 print(f"  opens {rate}/s: {json.dumps(row)}", file=sys.stderr, flush=True)
                 out["steps"].append(row)
         if args.moves:
-            out["moves"] = await moves(args, server.url, admin, args.format, settings)
+            out["moves"] = await moves(args, server, pg, admin, args.format, settings)
         return out
     finally:
         if server is not None:
