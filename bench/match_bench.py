@@ -333,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="match_bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--pg", default=PG_DEFAULT, help="PostgreSQL admin URL (a scratch database, dropped after)")
     parser.add_argument("--redis", default=REDIS_DEFAULT)
-    parser.add_argument("--format", default="spider78-1", help="the format asked for (matches of it wait)")
+    parser.add_argument("--format", default="spider78-1suit-5min", help="the format asked for (matches of it wait)")
     parser.add_argument("--waiting", type=int, default=2000, help="matches waiting throughout")
     parser.add_argument("--rates", default="200", help="asks a second, comma-separated")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds a step")
