@@ -111,7 +111,21 @@ async def test_two_guests_play_a_match_and_the_host_learns_the_result(
         mine = guest.locator(".match-list li").first
         await expect(mine).to_have_class(re.compile(r"st-over"))
         await expect(mine.locator("[data-action=match]")).to_have_text("Result")
+        drawn = await result.locator("li[data-seat] [data-field=rank]").all_inner_texts() == ["1=", "1="]
+        await expect(mine.locator("[data-field=rank]")).to_have_text("draw" if drawn else re.compile(r"^(won|2 of 2)$"))
         await _check(guest)
+
+        # The lobby and the player's page show the seat as the match it is, never as a tournament.
+        await guest.goto("/#/lobby")
+        seat = guest.locator(".my-entries li[data-match]")
+        await expect(seat).to_contain_text("Match: Spider 78 \u00b7 1 suit")
+        await expect(guest.locator(".my-entries")).not_to_contain_text("Tournament")
+        await seat.locator("[data-action=match]").tap()
+        await expect(guest).to_have_url(re.compile(r"#/match/\d+$"))
+        await guest.goto("/#/me")
+        row = guest.locator("[data-field=results] tr[data-entry]")
+        await expect(row.locator("[data-action=match]")).to_be_visible()
+        await expect(row.locator("[data-action=board]")).to_have_count(0)
     finally:
         await host_context.close()
         await guest_context.close()

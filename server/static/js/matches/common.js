@@ -32,6 +32,20 @@ export function rememberSeats(list) {
   localStorage.setItem(SEATS_KEY, JSON.stringify(Object.fromEntries(kept)));
 }
 
+/** The player's matches by the entry ids of their seats (an empty map when the server cannot say):
+ * a match's seat is an entry of a tournament no tournament route shows, and pages listing entries
+ * show it as the match it is. */
+export async function matchesByEntry() {
+  if (!player()) return new Map();
+  try {
+    const found = new Map();
+    for (const m of await api.myMatches()) for (const p of m.players) if (p.entry_id) found.set(p.entry_id, m);
+    return found;
+  } catch {
+    return new Map();
+  }
+}
+
 /** A guest for this device, named `name` (or "Guest 1234"), when it has no player yet. */
 export async function ensurePlayer(name) {
   if (player()) return player();

@@ -75,8 +75,10 @@ export function mount(main) {
     const unplayed = seat && (seat.status === "joined" || seat.status === "waiting" || seat.status === "playing");
     const over = m.status === "over";
     const others = (m.players || []).filter((p) => p !== seat).map((p) => p.player);
-    const result = over && seat ? [el("b", { "data-field": "rank" }, seat.rank === 1 ? "won" : `${seat.rank} of ${m.players.length}`),
-      " ", ratingChange(seat)] : null;
+    const shared = seat && m.players.some((p) => p !== seat && p.rank === seat.rank);
+    const place = !seat ? "" : shared && seat.rank === 1 ? "draw" : seat.rank === 1 ? "won"
+      : `${seat.rank}${shared ? "=" : ""} of ${m.players.length}`;
+    const result = over && seat ? [el("b", { "data-field": "rank" }, place), " ", ratingChange(seat)] : null;
     return el("li", { "data-match": m.id, class: `st-${m.status}` },
       el("div", {}, el("b", {}, gameTitle(m.settings)), " ", el("span", { class: `badge st-${m.status}` }, matchStatus(m.status))),
       el("div", { class: "muted small" }, others.length ? `against ${others.join(", ")}` : "no opponent yet",
