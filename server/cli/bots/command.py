@@ -35,6 +35,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         help="server URL; repeat to split bots between servers (default $SPIDERTOUR_URL, else http://127.0.0.1:$PORT)",
     )
     bots.add_argument("--tournament", type=an_id, help="join this tournament (must be open)")
+    bots.add_argument(
+        "--matches", metavar="FORMAT", help="each bot asks for a seat in a match of this format (no tournament)"
+    )
     bots.add_argument("--admin-token", help="create a tournament with this token (default $ADMIN_TOKEN)")
     bots.add_argument("--players", "-n", type=int, default=10)
     bots.add_argument("--watchers", "-w", type=int, default=0)
@@ -84,6 +87,7 @@ def run_bots_command(args: argparse.Namespace) -> int:
         cfg = BotConfig(
             servers=[s.rstrip("/") for s in (args.servers or [server_url()])],
             tournament_id=args.tournament,
+            match_format=args.matches,
             admin_token=args.admin_token or os.environ.get("ADMIN_TOKEN") or None,
             players=args.players,
             watchers=args.watchers,

@@ -35,6 +35,7 @@ class BotConfig:
     watch_sample: int = 20  # watchers that also measure acknowledgement-to-watcher lag
     watch_all: bool = False  # every watcher follows every entry (else: a sampled one 100, the rest one each)
     name_prefix: str = "bot"
+    match_format: str | None = None  # --matches: ask for seats in matches of this format instead
 
 
 def validate(cfg: BotConfig) -> None:
@@ -55,7 +56,14 @@ def validate(cfg: BotConfig) -> None:
         problems.append("--end-early must be a fraction between 0 and 1")
     if not (cfg.duration > 0 and math.isfinite(cfg.duration)):
         problems.append("--duration must be a positive number of seconds")
-    if cfg.tournament_id is None and not cfg.admin_token:
+    if cfg.match_format is not None:
+        if cfg.tournament_id is not None:
+            problems.append("give --matches FORMAT or --tournament ID, not both")
+        if cfg.watchers:
+            problems.append("--watchers follow a tournament's leaderboard: a match has none until it is over")
+        if not cfg.match_format.strip():
+            problems.append("--matches needs a format's name (spidertour matches formats lists them)")
+    elif cfg.tournament_id is None and not cfg.admin_token:
         problems.append("give --tournament ID, or --admin-token (or ADMIN_TOKEN) to create a tournament")
     if cfg.tournament_id is not None and cfg.tournament_id < 1:
         problems.append("--tournament must be a positive id")

@@ -52,7 +52,9 @@ class Display:
     def _table(self, row: dict[str, str]) -> Any:
         from rich.table import Table
 
-        table = Table(title=f"spidertour bots: tournament {self.swarm.tournament_id}", show_header=False)
+        fmt = self.swarm.cfg.match_format
+        what = f"matches {fmt}" if fmt is not None else f"tournament {self.swarm.tournament_id}"
+        table = Table(title=f"spidertour bots: {what}", show_header=False)
         table.add_column("what", style="bold")
         table.add_column("value")
         for k, v in row.items():

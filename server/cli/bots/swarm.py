@@ -11,6 +11,7 @@ from typing import Any
 
 from .bot import Bot
 from .config import BotConfig, BotError, validate
+from .matches import ask, format_settings
 from .stats import AckLog, Stats
 from .view import POLICIES, ViewRules
 from .watch import Watch
@@ -29,6 +30,7 @@ class Swarm:
         self.rules = ViewRules.of({"variant": cfg.variant})
         self.tournament_id: int | None = cfg.tournament_id
         self.settings: dict[str, Any] = {}
+        self.matches: set[int] = set()  # --matches: the matches the bots were seated in
         self.bots: list[Bot] = []
         self.watches: list[Watch] = []
         self.play_started = time.monotonic()
@@ -46,46 +48,20 @@ class Swarm:
     # -- HTTP setup
 
     async def setup(self) -> None:
-        """Create the tournament if asked to, register every bot and join it."""
+        """Create the tournament if asked to, register every bot and join it (or, with --matches, ask
+        for a seat in a match of the format)."""
         import httpx
 
         cfg = self.cfg
         async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=cfg.connect_concurrency)) as http:
             base = cfg.servers[0]
-            try:
-                if self.tournament_id is None:
-                    self.tournament_id = await self._create(http, base)
-                r = await http.get(f"{base}/api/tournaments/{self.tournament_id}")
-            except httpx.HTTPError as err:
-                raise BotError(f"cannot reach {base}: {err}") from err
-            if r.status_code == 404:
-                raise BotError(f"no tournament {self.tournament_id} on {base}")
-            if r.status_code != 200:
-                raise BotError(f"GET /api/tournaments/{self.tournament_id}: {r.status_code} {r.text[:200]}")
-            tour = r.json()
-            if tour["status"] != "open" and cfg.players:
-                raise BotError(f"tournament {self.tournament_id} is {tour['status']}: bots can join only while open")
-            self.settings = tour["settings"]
+            if cfg.match_format is not None:
+                self.settings = await format_settings(http, base, cfg.match_format)
+            else:
+                await self._tournament(http, base)
             self.rules = ViewRules.of(self.settings)
             sem = asyncio.Semaphore(cfg.connect_concurrency)
-
-            async def post(url: str, **kw: Any) -> Any:
-                attempt = 0
-                while True:  # a loaded server may time out now and then: try again
-                    try:
-                        r = await http.post(url, **kw)
-                        if r.status_code != 429:
-                            return r
-                        # The server's per-address limit on registering and joining: wait as told.
-                        self.stats.errors["setup_429"] += 1
-                        await asyncio.sleep(float(r.headers.get("retry-after", "1")))
-                        continue
-                    except httpx.TransportError as err:
-                        attempt += 1
-                        self.stats.errors[f"setup_{type(err).__name__}"] += 1
-                        if attempt == 4:
-                            raise BotError(f"cannot reach {url}: {type(err).__name__} {err}") from err
-                        await asyncio.sleep(attempt)
+            post = self._poster(http)
 
             async def one(i: int) -> Bot:
                 server = cfg.servers[i % len(cfg.servers)]
@@ -94,6 +70,10 @@ class Swarm:
                     if r.status_code != 201:
                         raise BotError(f"register: {r.status_code} {r.text[:200]}")
                     token = r.json()["token"]
+                    if cfg.match_format is not None:
+                        match_id, entry_id = await ask(post, server, token, cfg.match_format)
+                        self.matches.add(match_id)
+                        return Bot(self, i, server, token, entry_id, random.Random(self.rng.random()))
                     r = await post(
                         f"{server}/api/tournaments/{self.tournament_id}/entries",
                         headers={"authorization": f"Bearer {token}"},
@@ -107,6 +87,49 @@ class Swarm:
         horizon = min(cfg.duration, float(self.settings.get("time_limit", cfg.time_limit)))
         for i in early:
             self.bots[i].end_at = horizon * (0.1 + 0.8 * self.bots[i].rng.random())
+
+    async def _tournament(self, http: Any, base: str) -> None:
+        """The tournament the bots join (created first if asked to): its settings."""
+        import httpx
+
+        try:
+            if self.tournament_id is None:
+                self.tournament_id = await self._create(http, base)
+            r = await http.get(f"{base}/api/tournaments/{self.tournament_id}")
+        except httpx.HTTPError as err:
+            raise BotError(f"cannot reach {base}: {err}") from err
+        if r.status_code == 404:
+            raise BotError(f"no tournament {self.tournament_id} on {base}")
+        if r.status_code != 200:
+            raise BotError(f"GET /api/tournaments/{self.tournament_id}: {r.status_code} {r.text[:200]}")
+        tour = r.json()
+        if tour["status"] != "open" and self.cfg.players:
+            raise BotError(f"tournament {self.tournament_id} is {tour['status']}: bots can join only while open")
+        self.settings = tour["settings"]
+
+    def _poster(self, http: Any) -> Any:
+        """POST that waits out the server's 429s (as told) and tries a dropped request again."""
+        import httpx
+
+        async def post(url: str, **kw: Any) -> Any:
+            attempt = 0
+            while True:  # a loaded server may time out now and then: try again
+                try:
+                    r = await http.post(url, **kw)
+                    if r.status_code != 429:
+                        return r
+                    # The server's per-address limit on registering and joining: wait as told.
+                    self.stats.errors["setup_429"] += 1
+                    await asyncio.sleep(float(r.headers.get("retry-after", "1")))
+                    continue
+                except httpx.TransportError as err:
+                    attempt += 1
+                    self.stats.errors[f"setup_{type(err).__name__}"] += 1
+                    if attempt == 4:
+                        raise BotError(f"cannot reach {url}: {type(err).__name__} {err}") from err
+                    await asyncio.sleep(attempt)
+
+        return post
 
     async def _create(self, http: Any, base: str) -> int:
         cfg = self.cfg
@@ -223,6 +246,8 @@ class Swarm:
             compression=self.cfg.compression or "none",
             games_over=sum(b.done for b in self.bots),
         )
+        if self.cfg.match_format is not None:
+            out.update(match_format=self.cfg.match_format, matches=len(self.matches))
         if self.notes:
             out["notes"] = self.notes
         return out

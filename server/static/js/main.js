@@ -18,6 +18,8 @@ const ROUTES = [
   [/^#\/club\/(\d+)\/join\/([^/]+)$/, () => import("./pages/join.js").then((m) => ({ mount: m.mountClub }))],
   [/^#\/club\/(\d+)(?:\/(codes))?$/, () => import("./pages/club.js")],
   [/^#\/series\/(\d+)$/, () => import("./competitions/series.js")],
+  [/^#\/matches$/, () => import("./matches/play.js")],
+  [/^#\/match\/(\d+)$/, () => import("./matches/match.js")],
 ];
 
 let cleanup = null;

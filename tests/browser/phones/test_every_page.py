@@ -31,6 +31,7 @@ SIZES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
 }
 SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 2, "time_limit": 600}
+MATCH_FORMAT = "spider78-2suits-5min"
 
 # What sticks out: the page's own width, then each control whose box leaves the screen's width.
 OFF_SCREEN = """() => {
@@ -48,6 +49,13 @@ OFF_SCREEN = """() => {
   }
   return out;
 }"""
+
+
+def _ask(api: Api, token: str) -> dict[str, Any]:
+    """A seat in a match of spider78 with 2 suits, head to head."""
+    r = api.http.post("/api/matches", json={"format": MATCH_FORMAT}, headers=bearer(token))
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
 
 
 def _organiser(api: Api) -> str:
@@ -108,7 +116,17 @@ def world(api: Api, server: ServerProcess) -> Iterator[dict[str, Any]]:
         await _play(server, mine, players["ann"][1], 1, end=False)
         return mine
 
+    async def match() -> int:
+        """A match of ann and bob, over (the result, the replays); one of cy's waits (the counts)."""
+        seats = [_ask(api, players[name][1]) for name in ("ann", "bob")]
+        assert seats[0]["match"]["id"] == seats[1]["match"]["id"]
+        for seat, name in zip(seats, ("ann", "bob"), strict=True):
+            await _play(server, seat["entry"], players[name][1], 0, end=True)  # its deal is its own: no moves
+        _ask(api, players["cy"][1])
+        return int(seats[0]["match"]["id"])
+
     mine = asyncio.run(fill())
+    match_id = asyncio.run(match())
     deadline = time.monotonic() + 20
     while api.tournament(finished["id"])["status"] != "finished":
         assert time.monotonic() < deadline, "the first tournament did not finish"
@@ -121,6 +139,7 @@ def world(api: Api, server: ServerProcess) -> Iterator[dict[str, Any]]:
         "finished": finished["id"],
         "running": running["id"],
         "entry": mine["id"],
+        "match": match_id,
         "player": {"id": ann_id, "name": "ann", "token": ann_token},
     }
 
@@ -141,6 +160,8 @@ def _routes(w: dict[str, Any]) -> list[tuple[str, str]]:
         ("club", f"#/club/{w['club']}"),
         ("codes", f"#/club/{w['club']}/codes"),
         ("organise", "#/organise"),
+        ("play-now", "#/matches"),
+        ("match", f"#/match/{w['match']}"),
     ]
 
 

@@ -4,6 +4,7 @@
 import { api } from "../lib/api.js";
 import { VARIANTS } from "../engine/index.js";
 import { countdown, el, ordinal } from "../lib/ui.js";
+import { matchLinks } from "../matches/ingame.js";
 
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
 export const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
@@ -19,9 +20,10 @@ function freeColumnHint(v, o) {
 
 /**
  * Fill the panel for the over message `o`. `view`: the last view; `state`: the entry's state;
- * `startNext()`: start the next deal; `close()`: hide the panel to see the table.
+ * `startNext()`: start the next deal; `close()`: hide the panel to see the table; `matchId`: the match
+ * of a match's seat (its links instead of the leaderboard's).
  */
-export function fillOver(panel, o, { view, state, startNext, close }) {
+export function fillOver(panel, o, { view, state, matchId, startNext, close }) {
   const v = view || {};
   const reveals = v.reveals ?? 0;
   const sequences = v.sequences ?? 0;
@@ -44,14 +46,16 @@ export function fillOver(panel, o, { view, state, startNext, close }) {
         el("td", { class: "num", "data-part": "final_score" }, o.final_score)))),
     ...(state?.practice ? practiceLines(o) : []),
     dealsPart(o, state),
-    el("div", { class: "over-links" },
+    matchId ? matchLinks(matchId, close) : el("div", { class: "over-links" },
       next,
       state?.practice ? el("a", { class: "btn primary", href: `#/finished/${state.tournament_id}` }, "Results & replays")
         : state ? el("a", { class: next ? "btn" : "btn primary", href: `#/board/${state.tournament_id}` },
           "Leaderboard") : null,
       el("a", { class: "btn", href: "#/lobby" }, "Lobby"),
       el("button", { class: "btn ghost", "data-action": "see-table", onclick: close }, "See the table")));
-  if (state?.practice) place.textContent = "Practice: this game is ranked nowhere.";
+  if (matchId) place.replaceWith(el("p", { class: "place match-waiting", "data-field": "match-waiting" },
+    "Your game is in. The result comes when every seat of the match has played."));
+  else if (state?.practice) place.textContent = "Practice: this game is ranked nowhere.";
   else showPlace(place, state);
 }
 

@@ -134,6 +134,17 @@ export const api = {
   practice: (tid) => call("POST", `/api/tournaments/${tid}/practice`, { token: token() }),
   /** Where a finished game's win was lost: {status: "computing"} until {status: "ready", positions, ...}. */
   analysis: (tid, eid) => call("GET", `/api/tournaments/${tid}/entries/${eid}/analysis`, { token: token() }),
+  /** Matches (docs/matches.md): the formats with how many matches wait or play in each, asking for a
+   * seat ({match, entry}), a match, the player's matches, a finished match's replays, leaving a seat. */
+  matchFormats: () => call("GET", "/api/matches/formats"),
+  askMatch: (format) => call("POST", "/api/matches", { body: { format }, token: token() }),
+  match: (id) => call("GET", `/api/matches/${id}`, { token: token() }),
+  myMatches: () => call("GET", "/api/me/matches", { token: token() }),
+  leaveMatch: (id) => call("DELETE", `/api/matches/${id}/seat`, { token: token() }),
+  async matchReplays(id) {
+    const text = await call("GET", `/api/matches/${id}/replays`, { raw: true });
+    return text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+  },
   createTournament: (body, admin) => call("POST", "/api/tournaments", { body, token: admin }),
   /** An organiser's request with the admin or organiser token of this tab (organise/). */
   admin: (method, path, body, options = {}) => call(method, path, { body, token: adminToken(), ...options }),

@@ -209,7 +209,8 @@ export function mount(main, tidText) {
   };
 }
 
-class ReplayViewer {
+/** One published game stepped through on a read-only board (`tid`: its tournament, for the analysis line). */
+export class ReplayViewer {
   constructor(game, tid = null) {
     this.game = game;
     this.step = 0;

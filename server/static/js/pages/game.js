@@ -11,6 +11,8 @@ import { helpPanel } from "../game/help.js";
 import { buildHud } from "../game/hud.js";
 import { fillOver, hasReveals, OUTCOMES_SHORT } from "../game/over.js";
 import { Standing } from "../game/standing.js";
+import { matchOfEntry, rememberSeats } from "../matches/common.js";
+import { loadMatch } from "../matches/ingame.js";
 
 export function mount(main, entryIdText) {
   const entryId = Number(entryIdText);
@@ -48,6 +50,7 @@ export function mount(main, entryIdText) {
   let lastOver = null; // the over message, once the game is over here
   let deadline = null; // performance.now() at which the server's clock reaches 0
   let settings = null; // the tournament's, once loaded
+  let matchId = matchOfEntry(entryId); // a match's seat: no tournament, no leaderboard, no place until it is over
   let messageTimer = null;
 
   const socket = new PlaySocket(entryId, me.token, {
@@ -159,10 +162,12 @@ export function mount(main, entryIdText) {
   function onState(s, first) {
     const newDeal = state && s.deal !== undefined && s.deal !== state.deal;
     state = s;
-    standing.setState(s);
+    matchId = s.match_id ?? matchId;
+    standing.setState(matchId ? { ...s, tournament_id: null } : s);
     if (s.practice) page.dataset.practice = "true";
     showDeal(s, s.view);
-    if (first) loadTournament(s.tournament_id);
+    if (first && matchId) loadMatch(matchId, { settings: (x) => { settings = x; }, helpBox, title });
+    else if (first) loadTournament(s.tournament_id);
     if (newDeal && s.view && !s.view.over) {
       freshTable();
       say(`Deal ${s.deal} of ${s.deals}: a new deal, a new clock.`, "info");
@@ -304,7 +309,7 @@ export function mount(main, entryIdText) {
   }
 
   function showOver(o) {
-    fillOver(overPanel, o, { view, state, startNext: () => socket.start(), close: () => (overPanel.hidden = true) });
+    fillOver(overPanel, o, { view, state, matchId, startNext: () => socket.start(), close: () => (overPanel.hidden = true) });
     undoBtn.disabled = true;
     endBtn.disabled = true;
     undoBtn.hidden = true;
@@ -327,7 +332,14 @@ export function mount(main, entryIdText) {
       title.querySelector("[data-field=rules]").textContent = describeSettings(t.settings);
       document.title = `${t.name} \u00b7 spidertour`;
     } catch {
-      /* the title is a nicety */
+      // A match's seat opened on a device that did not ask for it: its tournament is no one's to read.
+      const m = (await api.myMatches().catch(() => [])).find((x) => x.players.some((p) => p.entry_id === entryId));
+      if (!m) return; // the title is a nicety
+      matchId = m.id;
+      rememberSeats([[entryId, m.id]]);
+      standing.setState({ ...state, tournament_id: null });
+      loadMatch(matchId, { settings: (x) => { settings = x; }, helpBox, title });
+      if (view?.over) draw(view); // the panel at the end leads to the match
     }
   }
 

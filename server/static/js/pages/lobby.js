@@ -10,6 +10,7 @@ import { signInThenReturn } from "./account.js";
 import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notify, showWho, statusName, when } from "../lib/ui.js";
 import { timeSpan } from "../lib/time.js";
 import { cardTime, commitmentLine, winnerLine } from "../standings/cards.js";
+import { gameTitle, matchesByEntry, matchStatus } from "../matches/common.js";
 
 const SECTIONS = [
   ["open", "Open now", "Join, then start whenever you are ready."],
@@ -36,10 +37,15 @@ export function mount(main) {
   const page = el("section", { class: "page lobby-page" });
   const you = el("div", { class: "panel you", id: "you" });
   const lists = el("div", { class: "tournaments" });
-  page.append(el("div", { class: "lobby-side" }, you), lists);
+  // Matches first: something to play at once, with no tournament open (js/matches/play.js).
+  const playNow = el("div", { class: "panel play-now-card" },
+    el("a", { class: "btn primary big", href: "#/matches", "data-action": "play-now" }, "Play now"),
+    el("p", { class: "muted small" }, "A match at once against players of your level: same deal, higher score wins."));
+  page.append(el("div", { class: "lobby-side" }, playNow, you), lists);
   main.append(page);
   let entries = [];
   let tournaments = [];
+  let seats = new Map(); // the entries that are seats in matches: entry id -> match
   let alive = true;
   const typed = {}; // entry codes being typed, kept across refreshes
   const teamsChosen = {}; // the team chosen for each team battle, kept across refreshes
@@ -55,7 +61,7 @@ export function mount(main) {
     }
     if (player()) {
       try {
-        entries = await api.myEntries();
+        [entries, seats] = await Promise.all([api.myEntries(), matchesByEntry()]);
       } catch (err) {
         entries = [];
         if (err.status === 401) {
@@ -126,6 +132,16 @@ export function mount(main) {
     const t = tournaments.find((x) => x.id === e.tournament_id);
     const playing = e.status === "joined" || e.status === "playing";
     const label = e.status === "joined" ? "Start" : e.status === "playing" ? "Resume" : "View";
+    const m = seats.get(e.id);
+    if (m) {
+      return el("li", { "data-entry": e.id, "data-match": m.id },
+        el("div", {}, el("b", {}, `Match: ${gameTitle(m.settings)}`),
+          el("span", { class: `badge st-${m.status}` }, matchStatus(m.status))),
+        el("div", { class: "row" },
+          playing ? el("a", { class: "btn small primary", href: `#/play/${e.id}`, "data-action": "play" }, label) : null,
+          el("a", { class: "btn small ghost", href: `#/match/${m.id}`, "data-action": "match" },
+            m.status === "over" ? "Result" : "The match")));
+    }
     return el("li", { "data-entry": e.id },
       el("div", {}, el("b", {}, t ? t.name : `Tournament ${e.tournament_id}`),
         el("span", { class: `badge st-${e.status}` }, statusName(e.status))),

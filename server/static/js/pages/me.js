@@ -3,6 +3,7 @@
 
 import { api, player } from "../lib/api.js";
 import { el, explain, statusName, when, fill } from "../lib/ui.js";
+import { gameTitle, matchesByEntry } from "../matches/common.js";
 
 const RANKED = 30; // ranks looked up for the newest entries only: one request each
 
@@ -29,46 +30,53 @@ export function mount(main) {
     }
   }
 
-  function resultRow(e, rank, finished) {
+  function resultRow(e, rank, finished, m) {
     const over = !["joined", "playing"].includes(e.status);
     const score = e.final_score ?? e.score;
+    if (m) rank = m.players.find((p) => p.entry_id === e.id)?.rank ?? null; // a match's rank, once it is over
+    const links = m ? el("a", { class: "btn small ghost", href: `#/match/${m.id}`, "data-action": "match" }, "Match") : [
+      el("a", { class: "btn small ghost", href: `#/board/${e.tournament_id}`, "data-action": "board" }, "Board"),
+      finished ? el("a", { class: "btn small ghost", href: `#/finished/${e.tournament_id}`, "data-action": "replay" },
+        "Replay") : null];
     return el("tr", { "data-entry": e.id, "data-tournament": e.tournament_id },
-      el("td", {}, el("b", {}, e.tournament), el("div", { class: "muted small" }, when(e.started_at))),
+      el("td", {}, el("b", {}, m ? `Match: ${gameTitle(m.settings)}` : e.tournament),
+        el("div", { class: "muted small" }, when(e.started_at))),
       el("td", { class: "num", "data-field": "rank", "data-label": "rank" }, rank ?? "–"),
       el("td", { class: "num score", "data-field": "score", "data-label": "score" }, score),
       el("td", { "data-field": "outcome" }, el("span", { class: `badge st-${e.status}` }, statusName(e.status))),
       el("td", { class: "links" },
         over ? null : el("a", { class: "btn small primary", href: `#/play/${e.id}` }, e.status === "joined" ? "Start" : "Resume"),
-        el("a", { class: "btn small ghost", href: `#/board/${e.tournament_id}`, "data-action": "board" }, "Board"),
-        finished ? el("a", { class: "btn small ghost", href: `#/finished/${e.tournament_id}`, "data-action": "replay" },
-          "Replay") : null));
+        links));
   }
 
   async function load() {
     let me;
     let entries;
+    let seats;
     try {
-      [me, entries] = await Promise.all([api.me(), api.myEntries()]);
+      [me, entries, seats] = await Promise.all([api.me(), api.myEntries(), matchesByEntry()]);
     } catch (err) {
       page.replaceChildren(el("h1", {}, "My page"), el("p", { class: "error", "data-field": "error" }, explain(err)),
         el("a", { class: "btn primary", href: "#/account" }, "Sign in"));
       return;
     }
     const tournaments = new Map();
-    await Promise.all([...new Set(entries.map((e) => e.tournament_id))].slice(0, RANKED).map(async (id) => {
+    const plain = entries.filter((e) => !seats.has(e.id)); // a match's tournament is read as the match
+    await Promise.all([...new Set(plain.map((e) => e.tournament_id))].slice(0, RANKED).map(async (id) => {
       try {
         tournaments.set(id, await api.tournament(id));
       } catch {
         /* left out */
       }
     }));
-    const ranks = await Promise.all(entries.map((e, i) => (i < RANKED ? rankOf(e) : null)));
+    const ranks = await Promise.all(entries.map((e, i) => (i < RANKED && !seats.has(e.id) ? rankOf(e) : null)));
     if (!alive) return;
     const clubs = me.clubs.length
       ? el("ul", { class: "clubs", "data-field": "clubs" }, me.clubs.map((c) =>
         el("li", { "data-club": c.id }, el("a", { href: `#/club/${c.id}` }, c.name))))
       : el("p", { class: "muted", "data-field": "clubs" }, "No club yet: an organiser's invite link makes you a member.");
-    const rows = entries.map((e, i) => resultRow(e, ranks[i], tournaments.get(e.tournament_id)?.status === "finished"));
+    const rows = entries.map((e, i) => resultRow(e, ranks[i], tournaments.get(e.tournament_id)?.status === "finished",
+      seats.get(e.id)));
     fill(page, 
       el("h1", {}, el("span", { "data-field": "name" }, me.name),
         me.handle ? el("small", { class: "muted handle", "data-field": "handle" }, ` @${me.handle}`) : null),
