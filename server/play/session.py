@@ -326,12 +326,8 @@ class PlaySession:
         row = await store.start(self.db, self.entry_id, live.time_limit)
         if row is None:
             status = await watch_store.status(self.db, live.tournament_id)  # None: a match's (hidden) seat, too late
-            why = (
-                f"the tournament is {status}: games start only while it is open"
-                if status
-                else "this seat's time to start (MATCH_START_SECONDS from taking it) has passed: the seat is absent"
-            )
-            await self.error("not_open", why)
+            why = f"the tournament is {status}" if status else "this seat's time to start (MATCH_START_SECONDS) passed"
+            await self.error("not_open", f"{why}: games start only while it is open")
             return
         await self._reload()
         await self._send_state()
