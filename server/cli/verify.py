@@ -14,100 +14,27 @@ It fetches the tournament, its replays and its standings over the public HTTP AP
 
 ``verify(...)`` returns a :class:`Report`; the command prints it and exits 0 when everything
 agrees, 1 when something does not, 2 when it cannot verify at all (unknown tournament, not
-finished yet, server unreachable, unreadable file).
+finished yet, server unreachable, unreadable file). ``verify --match ID`` checks a match that is over
+the same way, through the match's own routes (competitions/match_verify.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import sys
-from dataclasses import dataclass, field
 from typing import Any
-
-from spidertour.engine import EngineError, Settings
-from spidertour.engine.replay import replay_game
 
 from ..competitions.deal_checks import by_entry, deal_count, matchpoint_checks
 from ..config import ConfigError
 from .args import an_id
 from .client import server_url
+from .competitions.match_verify import fetch_match, verify_match_data
+from .competitions.replay_checks import Check, GameCheck, Report, commitment_of
+from .competitions.replay_checks import VerifyError as VerifyError  # callers catch it from here
+from .competitions.replay_checks import game_check as _game
+from .competitions.replay_checks import settings_check as _settings_check
 
 PAGE = 500  # standings rows per request (the server's largest page)
-TIME_UP_STATUSES = ("timed_out", "absent")
-
-
-class VerifyError(Exception):
-    """Verification could not even start: bad input, not the tournament's fault."""
-
-
-# Settings added after the first tournaments were committed: a tournament made before them (one
-# with no salt) may leave them out, and then plays them at their defaults.
-LATER_SETTINGS = ("reveals_final", "deal_variation")
-
-
-def commitment_of(seed: str, settings: dict[str, Any], salt: str | None = None) -> str:
-    """SHA-256 (hex) of ``{"salt": ..., "seed": ..., "settings": ...}`` as canonical JSON: keys
-    sorted, no spaces, UTF-8. With no salt (tournaments created before salts), of
-    ``{"seed": ..., "settings": ...}``."""
-    committed: dict[str, Any] = {"seed": seed, "settings": settings}
-    if salt is not None:
-        committed["salt"] = salt
-    text = json.dumps(committed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-@dataclass
-class Check:
-    name: str
-    ok: bool
-    detail: str
-
-
-@dataclass
-class GameCheck:
-    """One published game, re-scored."""
-
-    line: int  # 1-based line of the replays
-    entry_id: int | None
-    player: str
-    status: str
-    moves: int
-    published: int | None
-    recomputed: int | None
-    time_left: int | None  # recomputed: whole seconds left when the game ended
-    entry: int | None = None  # the entry's ordinal (1, 2, ...): which renamed deal it played
-    rank: int | None = None
-    standing: int | None = None  # the score the standings give this entry
-    disqualified: str | None = None  # the organiser's reason: the entry is left out of the ranking
-    problems: list[str] = field(default_factory=list)
-    deal: int | None = None  # several deals: which one (1, 2, ...)
-    scores: dict[int, int] = field(default_factory=dict)  # several deals, an entry's total: deal -> score
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-
-@dataclass
-class Report:
-    tournament: dict[str, Any]
-    checks: list[Check]
-    games: list[GameCheck]
-
-    @property
-    def ok(self) -> bool:
-        return all(c.ok for c in self.checks) and all(g.ok for g in self.games)
-
-    @property
-    def problems(self) -> list[str]:
-        out = [f"{c.name}: {c.detail}" for c in self.checks if not c.ok]
-        for g in self.games:
-            who = f"entry {g.entry_id}" if g.entry_id is not None else f"replay line {g.line}"
-            who += "" if g.deal is None else f" deal {g.deal}"
-            out += [f"{who}: {p}" for p in g.problems]
-        return out
 
 
 # ----------------------------------------------------------------------------- fetching
@@ -132,18 +59,22 @@ def _get(client: Any, path: str, **params: Any) -> Any:
     return r
 
 
-def fetch(base_url: str, tournament_id: int, client: Any = None) -> tuple[dict[str, Any], str, list[dict[str, Any]]]:
-    """The finished tournament, its replays (JSON Lines text) and all its standings."""
+def _client(base_url: str) -> Any:
     import httpx
 
-    if client is None and not base_url.startswith(("http://", "https://")):
+    if not base_url.startswith(("http://", "https://")):
         raise VerifyError(f"not a server address: {base_url!r} (give http://host:port)")
+    try:
+        return httpx.Client(base_url=base_url, timeout=15)
+    except (httpx.InvalidURL, ValueError) as err:
+        raise VerifyError(f"not a server address: {base_url!r} ({err})") from None
+
+
+def fetch(base_url: str, tournament_id: int, client: Any = None) -> tuple[dict[str, Any], str, list[dict[str, Any]]]:
+    """The finished tournament, its replays (JSON Lines text) and all its standings."""
     own = client is None
     if own:
-        try:
-            client = httpx.Client(base_url=base_url, timeout=15)
-        except (httpx.InvalidURL, ValueError) as err:
-            raise VerifyError(f"not a server address: {base_url!r} ({err})") from None
+        client = _client(base_url)
     try:
         found = _get(client, f"/api/tournaments/{tournament_id}")
         if found is None:
@@ -181,100 +112,6 @@ def fetch(base_url: str, tournament_id: int, client: Any = None) -> tuple[dict[s
 
 
 # ----------------------------------------------------------------------------- checking
-
-
-def _unreadable(number: int, problem: str) -> GameCheck:
-    return GameCheck(
-        line=number,
-        entry_id=None,
-        player="?",
-        status="?",
-        moves=0,
-        published=None,
-        recomputed=None,
-        time_left=None,
-        problems=[problem],
-    )
-
-
-def _settings_check(settings: Any, salted: bool) -> Check:
-    try:
-        filled = Settings.from_json(settings).to_json()
-    except EngineError as err:
-        return Check("settings", False, f"the engine refuses them: {err.reason}")
-    left_out = set(filled) - set(settings)
-    if not salted:  # committed before the later settings existed: they play at their defaults
-        left_out -= set(LATER_SETTINGS)
-    if left_out or any(filled[k] != v for k, v in settings.items() if k in filled):
-        return Check("settings", False, f"not every setting is given (the engine reads {filled})")
-    return Check(
-        "settings",
-        True,
-        f"{settings['variant']}, {settings['suits']} suit(s), {settings['time_limit']} s; all {len(settings)} given",
-    )
-
-
-def _game(number: int, text: str, seed: str, settings: dict[str, Any]) -> GameCheck:
-    try:
-        line = json.loads(text)
-    except ValueError:
-        return _unreadable(number, "not valid JSON")
-    except RecursionError:
-        return _unreadable(number, "not valid JSON (nested too deeply)")
-    if not isinstance(line, dict):
-        return _unreadable(number, "not a JSON object")
-    moves = line.get("moves", [])
-    game = GameCheck(
-        line=number,
-        entry_id=line.get("entry_id") if type(line.get("entry_id")) is int else None,
-        entry=line.get("entry") if type(line.get("entry")) is int else None,
-        player=str(line.get("player", "?")),
-        status=str(line.get("status", "?")),
-        moves=len(moves) if isinstance(moves, list) else 0,
-        published=line.get("final_score") if type(line.get("final_score")) is int else None,
-        recomputed=None,
-        time_left=None,
-        disqualified=str(line["disqualified"]) if line.get("disqualified") is not None else None,
-        deal=line.get("deal") if type(line.get("deal")) is int else None,
-    )
-    if game.entry_id is None:
-        game.problems.append("no entry_id")
-    if line.get("seed") != seed:
-        game.problems.append("its seed is not the revealed seed")
-    differ = sorted(k for k in settings if line.get(k) != settings[k])
-    if differ:
-        game.problems.append(f"its settings differ from the tournament's: {', '.join(differ)}")
-    # The deal comes from the revealed seed and the committed settings, whatever the line says;
-    # with deal_variation, renamed for the entry's ordinal (which must be a whole number from 1).
-    spec: dict[str, Any] = {**settings, "seed": seed, "moves": moves}
-    if settings.get("deal_variation"):
-        if game.entry is None or game.entry < 1:
-            game.problems.append("deal_variation is on but the line names no entry ordinal ('entry')")
-            return game
-        spec["entry"] = game.entry
-    if deal_count(settings) > 1:  # deal k of several: dealt from "<seed>/<k>"
-        if game.deal is None or not 1 <= game.deal <= deal_count(settings):
-            game.problems.append(f"the line names no deal from 1 to {deal_count(settings)} ('deal')")
-            return game
-        spec["deal"] = game.deal
-    try:
-        out = replay_game(spec)
-    except EngineError as err:
-        game.problems.append(f"the engine cannot replay it: {err.reason}")
-        return game
-    final = out["steps"][-1] if out["steps"] else out["initial"]
-    game.recomputed = out["final_score"]
-    game.time_left = final.get("time_left")
-    if game.recomputed is None:
-        game.problems.append("its moves do not end the game")
-        return game
-    if game.published != game.recomputed:
-        game.problems.append(f"published final score {game.published}, the replay gives {game.recomputed}")
-    outcome = final.get("outcome")
-    expected = "timed_out" if game.status in TIME_UP_STATUSES else game.status
-    if outcome != expected:
-        game.problems.append(f"published as {game.status}, the replay ends it as {outcome}")
-    return game
 
 
 def _standings_checks(games: list[GameCheck], standings: list[dict[str, Any]], ranking: bool = True) -> list[Check]:
@@ -413,6 +250,19 @@ def verify(base_url: str, tournament_id: int, replays: str | None = None, client
     return verify_data(tour, published if replays is None else replays, standings)
 
 
+def verify_match(base_url: str, match_id: int, replays: str | None = None, client: Any = None) -> Report:
+    """Fetch and check a match that is over (docs/matches.md), through its own routes."""
+    own = client is None
+    if own:
+        client = _client(base_url)
+    try:
+        match, published = fetch_match(client, _get, match_id)
+    finally:
+        if own:
+            client.close()
+    return verify_match_data(match, published if replays is None else replays)
+
+
 # ----------------------------------------------------------------------------- the command
 
 
@@ -422,7 +272,8 @@ def render(report: Report, file: Any = None) -> None:
 
     console = Console(file=file or sys.stdout, width=110, highlight=False)
     t = report.tournament
-    console.print(f"Tournament {t.get('id')} {t.get('name')!r}: {t.get('status')}, finished at {t.get('finished_at')}")
+    kind = "Match" if "format" in t else "Tournament"
+    console.print(f"{kind} {t.get('id')} {t.get('name')!r}: {t.get('status')}, finished at {t.get('finished_at')}")
     for c in report.checks:
         console.print(f"  {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}", markup=False)
     table = Table(title=None)
@@ -477,7 +328,12 @@ def run_verify(args: argparse.Namespace) -> int:
                         replays = f.read()
             except OSError as err:
                 raise VerifyError(f"cannot read {args.replays}: {err.strerror}") from None
-        report = verify(url, args.tournament_id, replays)
+        if (args.tournament_id is None) == (args.match is None):
+            raise VerifyError("give a TOURNAMENT_ID or --match ID (one of them)")
+        if args.match is not None:
+            report = verify_match(url, args.match, replays)
+        else:
+            report = verify(url, args.tournament_id, replays)
     except (VerifyError, ConfigError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -489,10 +345,12 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     """Register ``verify`` on the ``spidertour`` command's subcommands."""
     cmd = sub.add_parser(
         "verify",
-        help="check a finished tournament: seed against commitment, every replay re-scored by the engine",
+        help="check a finished tournament (or --match ID: a match over): seed against commitment, every replay "
+        "re-scored by the engine",
         description="Exit status: 0 everything agrees, 1 something does not, 2 cannot verify.",
     )
-    cmd.add_argument("tournament_id", type=an_id, metavar="TOURNAMENT_ID")
+    cmd.add_argument("tournament_id", type=an_id, metavar="TOURNAMENT_ID", nargs="?")
+    cmd.add_argument("--match", type=an_id, metavar="ID", help="check the match ID that is over instead")
     cmd.add_argument("--server", help="default $SPIDERTOUR_URL, else http://127.0.0.1:$PORT")
     cmd.add_argument(
         "--replays", metavar="FILE", help="check the replay lines of FILE ('-': standard input) instead of the server's"

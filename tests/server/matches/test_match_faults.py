@@ -16,7 +16,7 @@ from tests.faults.proxy import TcpProxy
 from tests.serverproc import ServerProcess
 
 from .kit import env as kit_env
-from .kit import fetch, players, start_server
+from .kit import fetch, play, players, start_server, wait_for
 
 
 @pytest.fixture(scope="module")
@@ -89,3 +89,72 @@ async def test_postgres_out_of_reach_is_503_and_makes_nothing(
             assert r.status_code == 201, r.text
         finally:
             proc.stop()
+
+
+JOIN_BURST = 3
+
+
+@pytest.fixture(scope="module")
+def redis_proxy(redis_url: str) -> Iterator[TcpProxy]:
+    with TcpProxy.for_redis(redis_url) as proxy:
+        yield proxy
+
+
+@pytest.fixture(scope="module")
+def limited(
+    match_db: str, redis_proxy: TcpProxy, admin_token: str, redis_prefix: str, match_server: ServerProcess
+) -> Iterator[ServerProcess]:
+    """Redis through a proxy that cuts; JOIN_BURST joins from an address, then almost nothing; each
+    test speaks for an address of its own (X-Forwarded-For from a trusted proxy)."""
+    yield from start_server(
+        match_db,
+        redis_proxy.url,
+        admin_token,
+        redis_prefix + "lim",
+        JOIN_BURST=str(JOIN_BURST),
+        JOIN_PER_MINUTE="0.01",
+        TRUSTED_PROXIES="127.0.0.1/32",
+    )
+
+
+async def test_asking_counts_against_the_join_allowance(limited: ServerProcess, match_db: str) -> None:
+    api = Api(limited.url, "")
+    group = players(api, JOIN_BURST + 1, "burst")
+    address = {"x-forwarded-for": "203.0.113.40"}
+    for _, token in group[:JOIN_BURST]:
+        r = api.http.post("/api/matches", json={"format": "duo12"}, headers={**address, **bearer(token)})
+        assert r.status_code == 201, r.text
+    before = await fetch(match_db, "SELECT count(*) AS n FROM entries")
+    r = api.http.post("/api/matches", json={"format": "duo12"}, headers={**address, **bearer(group[-1][1])})
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1, r.text
+    assert "joins" in r.json()["detail"]
+    assert await fetch(match_db, "SELECT count(*) AS n FROM entries") == before  # nothing made
+    assert api.http.get("/api/me/matches", headers=bearer(group[-1][1])).json() == []
+    # Another address still has its allowance.
+    other = {"x-forwarded-for": "203.0.113.41", **bearer(group[-1][1])}
+    assert api.http.post("/api/matches", json={"format": "duo12"}, headers=other).status_code == 201
+
+
+async def test_redis_out_of_reach_an_ask_goes_on_and_the_match_is_played(
+    limited: ServerProcess, redis_proxy: TcpProxy
+) -> None:
+    """Asking needs PostgreSQL only; the join allowance lets people in while Redis is out of reach
+    (docs/operating.md, under faults), so the ask goes on and the match plays to its end."""
+    api = Api(limited.url, "")
+    (a, ta), (b, tb) = players(api, 2, "noredis")
+    redis_proxy.cut()
+    try:
+        address = {"x-forwarded-for": "203.0.113.42"}
+        asks = [
+            api.http.post("/api/matches", json={"format": "duo0"}, headers={**address, **bearer(t)}) for t in (ta, tb)
+        ]
+        assert [r.status_code for r in asks] == [201, 201], [r.text for r in asks]
+        host, guest = (r.json() for r in asks)
+        assert guest["match"]["id"] == host["match"]["id"]
+        await play(limited.ws_url, host["entry"]["id"], ta, reveal=True)
+        await play(limited.ws_url, guest["entry"]["id"], tb)
+        done = wait_for(api, host["match"]["id"], "over")  # while Redis is still out of reach
+    finally:
+        redis_proxy.restore()
+    assert [(p["player_id"], p["rank"]) for p in done["players"]] == [(a, 1), (b, 2)]
+    assert done["players"][0]["rating_after"] is not None and done["seed"]

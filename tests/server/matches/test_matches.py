@@ -5,14 +5,16 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from spidertour.server.cli.verify import verify
+from spidertour.engine import Game, Settings
+from spidertour.server.cli.competitions.match_verify import verify_match_data
+from spidertour.server.cli.verify import verify, verify_match
 from spidertour.server.config import MATCH_FORMATS, Config, ConfigError
 from spidertour.server.fairplay.commitment import commitment
-from tests.client import Api, bearer
+from tests.client import Api, Player, bearer
 from tests.server.competitions.rating_kit import Plan, create, finish
 from tests.server.competitions.rating_kit import play as tournament_play
 from tests.server.competitions.test_ratings import snapshot
-from tests.server.helpers import spidertour, unique
+from tests.server.helpers import FREE, spidertour, unique
 from tests.serverproc import ServerProcess
 
 from .kit import FORMATS, ask, execute, match, play, players, set_rating, wait_for
@@ -255,3 +257,88 @@ async def test_a_rebuild_gives_back_the_stored_ratings_with_matches(
     done = spidertour("ratings", "rebuild", DATABASE_URL=match_db)
     assert done.returncode == 0, done.stderr
     assert await ratings() == stored  # every double exactly
+
+
+async def test_deal_variation_per_seat_and_verify_by_match(mapi: Api, match_server: ServerProcess) -> None:
+    (_a, ta), (_b, tb) = players(mapi, 2)
+    seats = [(ask(mapi, ta, "varied"), ta), (ask(mapi, tb, "varied"), tb)]
+    mid = seats[0][0]["match"]["id"]
+    early = spidertour("verify", "--server", match_server.url, "--match", str(mid))
+    assert (
+        early.returncode == 2 and early.stderr == f"error: match {mid} is playing: it can be verified once it is over\n"
+    )
+    views = []
+    for seat, token in seats:  # each seat turns column 0's top card over in its own deal, and ends
+        player, _ = await Player.connect(match_server.ws_url, seat["entry"]["id"], token)
+        try:
+            views.append((await player.start())["view"])
+            moved = await player.play({"type": "move", "from": 0, "count": 1, "to": FREE})
+            assert moved["type"] == "result" and moved["view"]["score"] == 25, moved
+            assert (await player.play({"type": "end"}))["type"] == "result"
+            assert (await player.recv())["type"] == "over"
+        finally:
+            await player.close()
+    done = wait_for(mapi, mid, "over")
+    settings = Settings.from_json(done["settings"])
+    assert settings.deal_variation and views[0] != views[1]  # one deal, renamed for each seat
+    assert views == [Game(settings, done["seed"], entry=k).view() for k in (1, 2)]
+    assert [(p["final_score"], p["rank"]) for p in done["players"]] == [(25, 1), (25, 1)]  # a draw
+    ran = spidertour("verify", "--server", match_server.url, "--match", str(mid))
+    assert ran.returncode == 0 and f"Match {mid}" in ran.stdout and "OK" in ran.stdout, ran.stdout + ran.stderr
+    report = verify_match(match_server.url, mid)
+    assert report.ok and [g.recomputed for g in report.games] == [25, 25], report.problems
+    # What was published, changed, no longer agrees.
+    replays = mapi.http.get(f"/api/matches/{mid}/replays").text
+    for changed, needle in [
+        ({**done, "commitment": "0" * 64}, "commitment"),
+        ({**done, "players": [{**done["players"][0], "final_score": 50}, done["players"][1]]}, "the match gives 50"),
+        ({**done, "players": [{**done["players"][0], "rank": 2}, done["players"][1]]}, "wrong rank"),
+        ({**done, "players": done["players"][:1]}, "replays of no seat"),
+    ]:
+        assert any(needle in p for p in verify_match_data(changed, replays).problems), needle
+    swapped = replays.replace('"entry":1,', '"entry":9,')
+    assert not verify_match_data(done, swapped).ok
+    for args, needle in [(("--match", "99999999"), "no match 99999999"), ((), "TOURNAMENT_ID or --match")]:
+        bad = spidertour("verify", "--server", match_server.url, *args)
+        assert bad.returncode == 2 and needle in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+
+
+async def test_a_start_after_the_seat_s_time_is_refused_with_the_reason(
+    mapi: Api, match_server: ServerProcess, match_db: str
+) -> None:
+    """The gap between a seat's ``start_by`` and the clock making it absent: the start is refused,
+    and the player told why."""
+    [(_a, ta)] = players(mapi, 1)
+    seat = ask(mapi, ta, "unrated")
+    player, _ = await Player.connect(match_server.ws_url, seat["entry"]["id"], ta)
+    try:
+        await execute(
+            match_db, "UPDATE entries SET start_by = now() - interval '1 second' WHERE id = $1", seat["entry"]["id"]
+        )
+        answer = await player.start()
+        assert answer["type"] == "error" and answer["code"] == "not_open", answer
+        assert "time to start" in answer["reason"] and "MATCH_START_SECONDS" in answer["reason"], answer
+    finally:
+        await player.close()
+
+
+def test_asking_again_while_waiting(mapi: Api) -> None:
+    """A player holding a waiting seat asks again in the same format: never seated with itself, it
+    takes another waiting match in its band or opens a new one, within MATCH_OPEN_PER_PLAYER."""
+    (a, ta), (b, tb) = players(mapi, 2)
+    mine = ask(mapi, ta, "duo12")["match"]
+    second = ask(mapi, ta, "duo12")["match"]  # nothing else waits: a new one, not its own
+    assert second["id"] != mine["id"] and [p["player_id"] for p in second["players"]] == [a]
+    r = mapi.http.delete(f"/api/matches/{second['id']}/seat", headers=bearer(ta))
+    assert r.status_code == 204
+    other = ask(mapi, tb, "duo12")["match"]
+    assert other["id"] == mine["id"]  # b takes a's waiting match
+    own = ask(mapi, tb, "duo12")["match"]  # b opens one
+    again = ask(mapi, ta, "duo12")["match"]  # a: b's waiting match, in its band
+    assert again["id"] == own["id"] and [p["player_id"] for p in again["players"]] == [b, a]
+    third = ask(mapi, ta, "duo12")["match"]
+    assert third["id"] not in (mine["id"], own["id"]) and len(third["players"]) == 1
+    r = mapi.http.post("/api/matches", json={"format": "duo12"}, headers=bearer(ta))
+    assert r.status_code == 429 and "MATCH_OPEN_PER_PLAYER" in r.json()["detail"]
+    held = mapi.http.get("/api/me/matches", headers=bearer(ta)).json()
+    assert len(held) == 3 and all([p["player_id"] for p in m["players"]].count(a) == 1 for m in held)
