@@ -16,7 +16,7 @@ from ..core import core_of
 from ..fairplay.limits import limit_guard, limiter_of, too_many
 from ..lib.http import json_error, strict_body, valid_id
 from ..operations.openapi import PLAYER, errors
-from ..players.auth import require_player
+from ..players.auth import player_guard
 from ..tournaments import store as tournament_store
 from ..tournaments.creation import entry_out
 from ..tournaments.routes import replay_response
@@ -100,7 +100,7 @@ async def formats(request: Request[Any, Any, Any]) -> list[m.MatchFormatOut]:
     "/api/matches",
     status_code=201,
     security=PLAYER,
-    guards=[limit_guard("join")],
+    guards=[player_guard, limit_guard("join")],
     responses=errors(400, 401, 415, 429),
 )
 async def ask(request: Request[Any, Any, Any]) -> m.MatchSeat:
@@ -109,7 +109,7 @@ async def ask(request: Request[Any, Any, Any]) -> m.MatchSeat:
     over ``/ws/play/{entry.id}`` at once. 429 past MATCH_OPEN_PER_PLAYER matches not over, or past the
     address's join allowance."""
     db = core_of(request).db
-    player = await require_player(request)
+    player = request.state.player  # player_guard's: 401 before anything else is read
     body = await strict_body(request, m.MatchAsk)
     fmt = _formats(request).get(body.format)
     if fmt is None:
@@ -139,7 +139,7 @@ async def get_match(request: Request[Any, Any, Any], match_id: int) -> m.Match:
     return await match_out(db, row, (await viewer_of(request)).player_id)
 
 
-@get("/api/me/matches", security=PLAYER, responses=errors(401))
+@get("/api/me/matches", security=PLAYER, guards=[player_guard], responses=errors(400, 401))
 async def my_matches(
     request: Request[Any, Any, Any],
     offset: Annotated[int, Parameter(ge=0, le=1_000_000)] = 0,
@@ -147,7 +147,7 @@ async def my_matches(
 ) -> list[m.Match]:
     """Player: my matches, newest first, a page at a time (?offset=0&limit=50)."""
     db = core_of(request).db
-    player = await require_player(request)
+    player = request.state.player  # player_guard's: 401 before anything else is read
     rows = await store.matches_of_player(db, player["id"], offset, limit)
     return [await match_out(db, r, player["id"]) for r in rows]
 
@@ -168,12 +168,18 @@ async def replays(request: Request[Any, Any, Any], match_id: int) -> Response[by
     return await replay_response(db, tour)
 
 
-@delete("/api/matches/{match_id:int}/seat", status_code=204, security=PLAYER, responses=errors(401, 404, 409))
+@delete(
+    "/api/matches/{match_id:int}/seat",
+    status_code=204,
+    security=PLAYER,
+    guards=[player_guard],
+    responses=errors(401, 404, 409),
+)
 async def leave(request: Request[Any, Any, Any], match_id: int) -> None:
     """The seat's player: give the seat up before its game started (a match left with no seat is
     removed); 409 once started."""
     db = core_of(request).db
-    player = await require_player(request)
+    player = request.state.player  # player_guard's: 401 before anything else is read
     done = (
         await store.leave(db, match_id, player["id"], core_of(request).config.match_wait_seconds)
         if valid_id(match_id)

@@ -96,6 +96,12 @@ def test_every_variable_is_read() -> None:
         "SCHEDULES_PER_ORGANISER": "5",
         "CLUBS_PER_ORGANISER": "6",
         "SERIES_PER_ORGANISER": "7",
+        "MATCH_FORMATS": '[{"name": "duel", "settings": {"variant": "spider", "suits": 1}, "seats": 2}]',
+        "MATCH_BAND": "2.5",
+        "MATCH_BAND_GROWTH": "0.5",
+        "MATCH_START_SECONDS": "60",
+        "MATCH_WAIT_SECONDS": "600",
+        "MATCH_OPEN_PER_PLAYER": "2",
     }
     assert set(env) == set(VARIABLES)
     c = Config.from_env(env)
@@ -123,6 +129,9 @@ def test_every_variable_is_read() -> None:
     assert (c.redis_pool_size, c.sessions_per_player) == (8, 5)
     assert c.external_jwt == ("s" * 32, "https://host.example", "spidertour")
     assert (c.schedules_per_organiser, c.clubs_per_organiser, c.series_per_organiser) == (5, 6, 7)
+    assert [(f.name, f.seats, f.settings["variant"]) for f in c.match_formats] == [("duel", 2, "spider")]
+    assert (c.match_band, c.match_band_growth, c.match_start_seconds) == (2.5, 0.5, 60)
+    assert (c.match_wait_seconds, c.match_open_per_player) == (600, 2)
     assert c.proxies == (ipaddress.ip_network("10.0.0.0/8"), ipaddress.ip_network("127.0.0.1/32"))
     assert (c.header_timeout, c.body_timeout, c.websockets_per_address) == (4.0, 12.5, 40)
 
