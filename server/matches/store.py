@@ -22,17 +22,32 @@ ORDINAL_SQL = """coalesce((SELECT r.mu - 3 * r.sigma FROM ratings r WHERE r.play
 # Band of a waiting match ``m``: $band either way, widened by $growth a whole minute waited.
 BAND_SQL = "($4::float8 + $5::float8 * floor(extract(epoch FROM now() - m.created_at) / 60))"
 
+# The oldest waiting match in band with a free seat, where the caller has no seat: walked in the
+# order of ``matches_waiting`` (format, created_at, id), so the walk ends at the first that will do
+# and the seat checks run only on matches in band; or, where the ratings of the waiting matches lie
+# far apart, read by ``matches_waiting_low`` around the caller's rating (within the widest band any
+# waiting match of the format has reached, so a bound no match in band is outside of), whichever
+# the planner finds cheaper. ``{others}`` leaves out the matches holding the
+# caller's last opponents (the first try) or nothing (the second).
 FIND_SQL = f"""
     SELECT m.id, m.tournament_id, m.taken, m.seats FROM matches m
      WHERE m.format = $1 AND m.status = 'waiting' AND m.taken < m.seats
+       AND m.low BETWEEN $2::float8 - $7::float8 AND $2::float8 + $7::float8
        AND m.low >= $2::float8 - {BAND_SQL} AND m.high <= $2::float8 + {BAND_SQL}
        AND NOT EXISTS (SELECT 1 FROM entries e
                         WHERE e.tournament_id = m.tournament_id AND e.player_id = $3 AND NOT e.practice)
-     ORDER BY EXISTS (SELECT 1 FROM entries e WHERE e.tournament_id = m.tournament_id
-                         AND e.player_id = ANY($6::bigint[]) AND NOT e.practice),
-              m.created_at, m.id
+       {{others}}
+     ORDER BY m.created_at, m.id
      LIMIT 1
        FOR UPDATE OF m SKIP LOCKED"""
+FIND_NEW_OPPONENTS_SQL = FIND_SQL.format(
+    others="""AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.tournament_id = m.tournament_id
+                                  AND e.player_id = ANY($6::bigint[]) AND NOT e.practice)"""
+)
+WIDEST_SQL = """
+    SELECT $2::float8 + $3::float8 * floor(extract(epoch FROM now() - min(created_at)) / 60)
+      FROM matches WHERE format = $1 AND status = 'waiting'"""
+FIND_ANY_SQL = FIND_SQL.format(others="").replace("$7", "$6")
 
 # The opponents of the player's latest match (not twice in a row against them, when another will do).
 PREVIOUS_SQL = """
@@ -41,9 +56,13 @@ PREVIOUS_SQL = """
                                WHERE e.player_id = $1 AND NOT e.practice ORDER BY e.id DESC LIMIT 1)
        AND o.player_id <> $1 AND NOT o.practice"""
 
+# The player's entries (by ``entries_player``), each one's tournament looked up by its key: a scalar
+# subquery is never turned into a join, which statistics not yet caught up with a table's growth
+# could plan as a scan of every tournament for every ask.
 OPEN_SQL = """
-    SELECT count(*) FROM entries e JOIN tournaments t ON t.id = e.tournament_id
-     WHERE e.player_id = $1 AND NOT e.practice AND t.kind = 'match' AND t.finished_at IS NULL"""
+    SELECT count(*) FROM entries e
+     WHERE e.player_id = $1 AND NOT e.practice
+       AND (SELECT t.kind = 'match' AND t.finished_at IS NULL FROM tournaments t WHERE t.id = e.tournament_id)"""
 
 MATCH_SQL = """
     SELECT m.id, m.format, m.seats, m.taken, m.tournament_id, m.created_at,
@@ -103,7 +122,14 @@ async def ask(db: asyncpg.Pool, fmt: MatchFormat, player_id: int, address: bytes
             raise OpenLimit
         rating = await conn.fetchval(f"SELECT {ORDINAL_SQL.format(player='$1', game='$2')}", player_id, game)
         previous = await conn.fetchval(PREVIOUS_SQL, player_id)
-        found = await conn.fetchrow(FIND_SQL, fmt.name, rating, player_id, timing.band, timing.growth, previous)
+        widest = await conn.fetchval(WIDEST_SQL, fmt.name, timing.band, timing.growth)
+        found = None
+        if widest is not None:  # some match waits
+            args = (fmt.name, rating, player_id, timing.band, timing.growth)
+            if previous:  # not twice in a row against the same opponent when another match will do
+                found = await conn.fetchrow(FIND_NEW_OPPONENTS_SQL, *args, previous, widest)
+            if found is None:
+                found = await conn.fetchrow(FIND_ANY_SQL, *args, widest)
         if found is None:
             return await _open(conn, fmt, player_id, address, rating, timing)
         await conn.execute(
@@ -274,17 +300,35 @@ async def wait_timeouts(db: asyncpg.Pool, wait_seconds: int) -> list[asyncpg.Rec
 async def close_done(db: asyncpg.Pool) -> list[int]:
     """Matches no longer seating whose every game is over: their tournaments close now (the
     tournaments' clock then finishes them: standings, ratings, seed). Those finished are marked over."""
-    await db.execute(
-        """UPDATE matches m SET over_at = t.finished_at FROM tournaments t
-            WHERE m.over_at IS NULL AND t.id = m.tournament_id AND t.finished_at IS NOT NULL"""
+    # Short statements rather than joins: each reads its table once (by an index, or in one scan),
+    # whatever the planner believes of the tables' sizes (a join planned on statistics not yet caught
+    # up with the tables' growth walked every seat of every match for every match in play).
+    playing = await db.fetch("SELECT tournament_id FROM matches WHERE status <> 'waiting' AND over_at IS NULL")
+    if not playing:
+        return []
+    finished = await db.fetch(
+        "SELECT id, finished_at FROM tournaments WHERE id = ANY($1::bigint[]) AND finished_at IS NOT NULL",
+        [r["tournament_id"] for r in playing],
     )
+    if finished:
+        await db.executemany(
+            "UPDATE matches SET over_at = $2 WHERE tournament_id = $1 AND over_at IS NULL",
+            [(r["id"], r["finished_at"]) for r in finished],
+        )
+        over = {r["id"] for r in finished}
+        playing = [r for r in playing if r["tournament_id"] not in over]
+    busy = await db.fetch(
+        """SELECT DISTINCT tournament_id FROM entries
+            WHERE tournament_id = ANY($1::bigint[]) AND NOT practice AND status IN ('joined', 'playing')""",
+        [r["tournament_id"] for r in playing],
+    )
+    done = {r["tournament_id"] for r in playing} - {r["tournament_id"] for r in busy}
+    if not done:
+        return []
     rows = await db.fetch(
-        """UPDATE tournaments t SET closes_at = greatest(now(), t.opens_at + interval '1 microsecond')
-             FROM matches m
-            WHERE m.over_at IS NULL AND m.status <> 'waiting' AND t.id = m.tournament_id
-              AND t.finished_at IS NULL AND t.closes_at > now()
-              AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.tournament_id = t.id AND NOT e.practice
-                                 AND e.status IN ('joined', 'playing'))
-        RETURNING t.id"""
+        """UPDATE tournaments SET closes_at = greatest(now(), opens_at + interval '1 microsecond')
+            WHERE id = ANY($1::bigint[]) AND finished_at IS NULL AND closes_at > now()
+        RETURNING id""",
+        sorted(done),
     )
     return [r["id"] for r in rows]

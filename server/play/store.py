@@ -53,14 +53,16 @@ async def start_together(db: asyncpg.Pool, tournament_id: int | None = None) -> 
     one time limit after the opening: server/play/deals.py starts the next ones).
     """
     return await db.fetch(
-        """WITH u AS (
+        """WITH t AS MATERIALIZED (  -- the together tournaments due, read once: few, among many others
+               SELECT id, opens_at, closes_at, settings FROM tournaments
+                WHERE start = 'together' AND finished_at IS NULL AND opens_at <= now()
+                  AND ($1::bigint IS NULL OR id = $1)
+           ), u AS (
                UPDATE entries e SET status = 'playing', started_at = t.opens_at,
                       deadline = least(t.closes_at,
                                        t.opens_at + make_interval(secs => (t.settings->>'time_limit')::float8))
-                 FROM tournaments t
-                WHERE t.id = e.tournament_id AND e.status = 'joined' AND t.start = 'together'
-                  AND t.finished_at IS NULL AND t.opens_at <= now()
-                  AND ($1::bigint IS NULL OR t.id = $1)
+                 FROM t
+                WHERE t.id = e.tournament_id AND e.status = 'joined' AND NOT e.practice
             RETURNING e.id, e.tournament_id, e.ordinal, e.player_id, e.status, e.score, e.final_score, e.time_left,
                       e.team_id)
            SELECT u.*, p.name AS player, (SELECT c.name FROM clubs c WHERE c.id = u.team_id) AS team_name
