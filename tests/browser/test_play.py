@@ -206,6 +206,7 @@ async def test_play_a_game(
     await expect(panel.locator("[data-part=final_score]")).to_have_text(str(row["final_score"]))
     await expect(panel.locator("[data-part=reveals]")).to_have_text(str(25 * game.reveals))
     await expect(panel.locator("[data-part=sequences]")).to_have_text(str(100 * game.sequences))
+    assert "null" not in (await panel.inner_text()).split()  # a game of one deal has no deals part
 
     recorded = await moves_in_database(database_url, entry_id)
     moves = [{**json.loads(r["move"]), "t": r["t"]} for r in recorded]

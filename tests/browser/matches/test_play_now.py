@@ -70,6 +70,7 @@ async def test_two_guests_play_a_match_and_the_host_learns_the_result(
         panel = host.locator(".over-panel")
         await expect(panel.locator("[data-field=match-waiting]")).to_be_visible()
         await expect(panel.locator("[data-action=play-another]")).to_be_visible()
+        assert "null" not in (await panel.inner_text()).split()
         await panel.locator("[data-action=match]").tap()
         await expect(host).to_have_url(re.compile(r"#/match/\d+$"))
         waiting = host.locator("[data-field=waiting]")

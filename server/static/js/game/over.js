@@ -34,6 +34,7 @@ export function fillOver(panel, o, { view, state, matchId, startNext, close }) {
   panel.dataset.outcome = o.outcome;
   const place = el("p", { class: "place", "data-field": "rank" }, "Your place: \u2026");
   const next = nextDeal(state, startNext);
+  const deals = dealsPart(o, state);  // null for a game of one deal: replaceChildren would write "null"
   panel.replaceChildren(
     el("h2", {}, OUTCOMES[o.outcome] || "Game over"),
     place,
@@ -45,7 +46,7 @@ export function fillOver(panel, o, { view, state, matchId, startNext, close }) {
       el("tr", { class: "total" }, el("td", {}, "Final score"), el("td"),
         el("td", { class: "num", "data-part": "final_score" }, o.final_score)))),
     ...(state?.practice ? practiceLines(o) : []),
-    dealsPart(o, state),
+    ...(deals ? [deals] : []),
     matchId ? matchLinks(matchId, close) : el("div", { class: "over-links" },
       next,
       state?.practice ? el("a", { class: "btn primary", href: `#/finished/${state.tournament_id}` }, "Results & replays")
