@@ -118,7 +118,7 @@ async def ask(request: Request[Any, Any, Any]) -> m.MatchSeat:
     timing = _timing(request)
     address = limiter_of(request).address_hash(request)
     try:
-        entry_id = await store.ask(db, fmt, player["id"], address, timing)
+        match_id, entry_id = await store.ask(db, fmt, player["id"], address, timing)
     except store.OpenLimit:
         raise too_many(
             OPEN_RETRY_SECONDS,
@@ -127,7 +127,7 @@ async def ask(request: Request[Any, Any, Any]) -> m.MatchSeat:
         ) from None
     entry = await tournament_store.entry(db, entry_id)
     assert entry is not None
-    row = await find_match(db, await store.match_of_entry(db, entry_id))
+    row = await find_match(db, match_id)
     return m.MatchSeat(match=await match_out(db, row, player["id"]), entry=entry_out(entry))
 
 

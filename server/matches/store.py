@@ -45,8 +45,8 @@ FIND_NEW_OPPONENTS_SQL = FIND_SQL.format(
                                   AND e.player_id = ANY($6::bigint[]) AND NOT e.practice)"""
 )
 WIDEST_SQL = """
-    SELECT $2::float8 + $3::float8 * floor(extract(epoch FROM now() - min(created_at)) / 60)
-      FROM matches WHERE format = $1 AND status = 'waiting'"""
+    SELECT $4::float8 + $5::float8 * floor(extract(epoch FROM now() - min(created_at)) / 60)
+      FROM matches WHERE format = $3 AND status = 'waiting'"""
 FIND_ANY_SQL = FIND_SQL.format(others="").replace("$7", "$6")
 
 # The opponents of the player's latest match (not twice in a row against them, when another will do).
@@ -63,6 +63,13 @@ OPEN_SQL = """
     SELECT count(*) FROM entries e
      WHERE e.player_id = $1 AND NOT e.practice
        AND (SELECT t.kind = 'match' AND t.finished_at IS NULL FROM tournaments t WHERE t.id = e.tournament_id)"""
+
+# What an ask needs to know first, in one round trip: the player's matches not over, its rating in
+# the format's game, its last opponents, the widest band of the format's waiting matches (null when
+# none waits). $1 player, $2 game, $3 format, $4 band, $5 growth.
+FACTS_SQL = f"""
+    SELECT ({OPEN_SQL}) AS open, {ORDINAL_SQL.format(player="$1", game="$2")} AS rating,
+           ({PREVIOUS_SQL}) AS previous, ({WIDEST_SQL}) AS widest"""
 
 MATCH_SQL = """
     SELECT m.id, m.format, m.seats, m.taken, m.tournament_id, m.created_at,
@@ -108,21 +115,23 @@ def game_of(settings: dict[str, Any]) -> str:
     return f"{settings['variant']}/{settings['suits']}"
 
 
-async def ask(db: asyncpg.Pool, fmt: MatchFormat, player_id: int, address: bytes | None, timing: Timing) -> int:
+async def ask(
+    db: asyncpg.Pool, fmt: MatchFormat, player_id: int, address: bytes | None, timing: Timing
+) -> tuple[int, int]:
     """Seat the player (one transaction): in the oldest waiting match of the format with a free seat
     whose players all lie within its band, preferring one without its last opponent; else in a new
-    match it hosts. Returns the seat's entry id; OpenLimit past MATCH_OPEN_PER_PLAYER.
+    match it hosts. Returns the match's id and the seat's entry id; OpenLimit past MATCH_OPEN_PER_PLAYER.
 
     The player's row is locked first (one ask of a player at a time, so its limit holds), then the
     match's (``SKIP LOCKED``: two asks never wait on, nor both take, one seat)."""
     game = game_of(fmt.settings)
     async with db.acquire() as conn, conn.transaction():
         await conn.execute("SELECT 1 FROM players WHERE id = $1 FOR UPDATE", player_id)
-        if await conn.fetchval(OPEN_SQL, player_id) >= timing.open_per_player:
+        facts = await conn.fetchrow(FACTS_SQL, player_id, game, fmt.name, timing.band, timing.growth)
+        assert facts is not None  # a SELECT of values: one row
+        if facts["open"] >= timing.open_per_player:
             raise OpenLimit
-        rating = await conn.fetchval(f"SELECT {ORDINAL_SQL.format(player='$1', game='$2')}", player_id, game)
-        previous = await conn.fetchval(PREVIOUS_SQL, player_id)
-        widest = await conn.fetchval(WIDEST_SQL, fmt.name, timing.band, timing.growth)
+        rating, previous, widest = facts["rating"], facts["previous"], facts["widest"]
         found = None
         if widest is not None:  # some match waits
             args = (fmt.name, rating, player_id, timing.band, timing.growth)
@@ -139,12 +148,12 @@ async def ask(db: asyncpg.Pool, fmt: MatchFormat, player_id: int, address: bytes
             found["id"],
             rating,
         )
-        return await _seat(conn, found["tournament_id"], player_id, address, timing.start_seconds)
+        return found["id"], await _seat(conn, found["tournament_id"], player_id, address, timing.start_seconds)
 
 
 async def _open(
     conn: Connection, fmt: MatchFormat, player_id: int, address: bytes | None, rating: float, timing: Timing
-) -> int:
+) -> tuple[int, int]:
     """A new match with its own tournament (a fresh seed and its commitment), the player its host."""
     match_id = await conn.fetchval("SELECT nextval(pg_get_serial_sequence('matches', 'id'))")
     seed, salt = new_seed(), new_salt()
@@ -171,7 +180,7 @@ async def _open(
         tid,
         rating,
     )
-    return await _seat(conn, tid, player_id, address, timing.start_seconds)
+    return match_id, await _seat(conn, tid, player_id, address, timing.start_seconds)
 
 
 async def _seat(conn: Connection, tid: int, player_id: int, address: bytes | None, start_seconds: int) -> int:
@@ -189,13 +198,6 @@ async def _seat(conn: Connection, tid: int, player_id: int, address: bytes | Non
         float(start_seconds),
     )
     return entry_id
-
-
-async def match_of_entry(db: Db, entry_id: int) -> int:
-    found: int = await db.fetchval(
-        "SELECT m.id FROM matches m JOIN entries e ON e.tournament_id = m.tournament_id WHERE e.id = $1", entry_id
-    )
-    return found
 
 
 async def match(db: Db, match_id: int) -> asyncpg.Record | None:
