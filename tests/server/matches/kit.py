@@ -109,11 +109,3 @@ async def execute(database_url: str, sql: str, *args: Any) -> None:
         await conn.execute(sql, *args)
     finally:
         await conn.close()
-
-
-async def fetch(database_url: str, sql: str, *args: Any) -> list[asyncpg.Record]:
-    conn = await asyncpg.connect(database_url)
-    try:
-        return await conn.fetch(sql, *args)
-    finally:
-        await conn.close()

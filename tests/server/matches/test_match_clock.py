@@ -9,9 +9,10 @@ from collections.abc import Iterator
 import pytest
 
 from tests.client import Api, Player
+from tests.server.helpers import fetch
 from tests.serverproc import ServerProcess
 
-from .kit import ask, fetch, match, play, players, start_server, wait_for
+from .kit import ask, match, play, players, start_server, wait_for
 
 START, WAIT = 2, 4
 

@@ -13,10 +13,11 @@ import pytest
 
 from tests.client import Api, bearer
 from tests.faults.proxy import TcpProxy
+from tests.server.helpers import fetch
 from tests.serverproc import ServerProcess
 
 from .kit import env as kit_env
-from .kit import fetch, play, players, start_server, wait_for
+from .kit import play, players, start_server, wait_for
 
 
 @pytest.fixture(scope="module")

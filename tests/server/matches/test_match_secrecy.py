@@ -10,9 +10,10 @@ from typing import Any
 import websockets
 
 from tests.client import Api, Player, bearer
+from tests.server.helpers import fetch
 from tests.serverproc import ServerProcess
 
-from .kit import ask, fetch, play, players, wait_for
+from .kit import ask, play, players, wait_for
 
 SECRET_KEYS = {"score", "final_score", "time_left", "moves", "columns", "board", "seed", "salt", "rank"}
 
