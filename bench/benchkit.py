@@ -22,6 +22,25 @@ ROOT = Path(__file__).resolve().parent.parent
 # ---------------------------------------------------------------------------------------- processes
 
 
+def pinning(pin: str) -> tuple[list[int] | None, list[int] | None]:
+    """The cores of the load generator (the first) and of the servers (the others), or no pinning
+    with ``pin == "none"`` or a single core."""
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if pin == "none" or len(cores) < 2:
+        return None, None
+    return [cores[0]], cores[1:]
+
+
+# Every client of a bench comes from this one machine: the per-address limits lifted.
+LIFTED_LIMITS = {
+    "REGISTER_PER_MINUTE": "1000000",
+    "REGISTER_BURST": "1000000",
+    "JOIN_PER_MINUTE": "1000000",
+    "JOIN_BURST": "1000000",
+    "WEBSOCKETS_PER_ADDRESS": "1000000",
+}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -44,18 +44,20 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from benchkit import PgCpu, Proc, create_db, drop_db, drop_redis_keys, free_port, machine  # noqa: E402
+from benchkit import (  # noqa: E402
+    LIFTED_LIMITS,
+    PgCpu,
+    Proc,
+    create_db,
+    drop_db,
+    drop_redis_keys,
+    free_port,
+    machine,
+    pinning,
+)
 
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS_DEFAULT = "redis://127.0.0.1:6379/0"
-LIFTED = ("REGISTER", "JOIN")  # the per-address limits an asker from this one machine would meet
-
-
-def _pinning(pin: str) -> tuple[list[int] | None, list[int] | None]:
-    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    if pin == "none" or len(cores) < 2:
-        return None, None
-    return [cores[0]], cores[1:]
 
 
 def _pct(values: list[float], q: float) -> float | None:
@@ -247,7 +249,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     name = f"match_bench_{secrets.token_hex(4)}"
     prefix = f"mb_{secrets.token_hex(4)}"
     admin = "bench-" + secrets.token_hex(8)
-    gen_cores, server_cores = _pinning(args.pin)
+    gen_cores, server_cores = pinning(args.pin)
     if gen_cores:
         os.sched_setaffinity(0, gen_cores)
     out: dict[str, Any] = {
@@ -269,10 +271,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             "REDIS_PREFIX": prefix,
             "ADMIN_TOKEN": admin,
             "DB_POOL_SIZE": str(args.pool),
-            "WEBSOCKETS_PER_ADDRESS": "1000000",
             "RATE_PER_SECOND": "1000",
             "RATE_BURST": "1000",
-            **{f"{k}_{p}": "1000000" for k in LIFTED for p in ("PER_MINUTE", "BURST")},
+            **LIFTED_LIMITS,
         }
         for item in args.server_env:
             key, _, value = item.partition("=")

@@ -53,6 +53,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import psutil  # noqa: E402
 from benchkit import (  # noqa: E402
+    LIFTED_LIMITS,
     PgCpu,
     Proc,
     all_postgres_cpu,
@@ -62,6 +63,7 @@ from benchkit import (  # noqa: E402
     drop_redis_keys,
     free_port,
     machine,
+    pinning,
     redis_commands,
     redis_cpu,
     summarise_profile,
@@ -73,13 +75,6 @@ PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS_DEFAULT = "redis://127.0.0.1:6379/0"
 
 # ---------------------------------------------------------------------------------------- the run
-
-
-def _pinning(args: argparse.Namespace) -> tuple[list[int] | None, list[int] | None]:
-    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    if args.pin == "none" or len(cores) < 2:
-        return None, None
-    return [cores[0]], cores[1:]
 
 
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
@@ -94,7 +89,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     prefix = f"pf_bench_{secrets.token_hex(4)}"
     admin = "bench-" + secrets.token_hex(8)
     logdir = Path(os.environ.get("TMPDIR", "/tmp"))
-    gen_cores, server_cores = _pinning(args)
+    gen_cores, server_cores = pinning(args.pin)
     if gen_cores:
         os.sched_setaffinity(0, gen_cores)
     servers: list[Proc] = []
@@ -123,12 +118,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             "RATE_PER_SECOND": "1000",
             "RATE_BURST": "1000",
             "DB_POOL_SIZE": str(args.pool),
-            # Every bot registers and joins from this one machine: lift the per-address limits.
-            "REGISTER_PER_MINUTE": "1000000",
-            "REGISTER_BURST": "1000000",
-            "JOIN_PER_MINUTE": "1000000",
-            "JOIN_BURST": "1000000",
-            "WEBSOCKETS_PER_ADDRESS": "1000000",
+            **LIFTED_LIMITS,  # every bot registers and joins from this one machine
         }
         for item in args.server_env:
             key, _, value = item.partition("=")
