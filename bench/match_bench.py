@@ -67,6 +67,11 @@ def _pct(values: list[float], q: float) -> float | None:
     return round(1000 * ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))], 1)
 
 
+def _own_cpu() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
 SPACING = 40.0  # rating points between two hosts: far more than the band (and its growth while the bench runs)
 
 
@@ -156,7 +161,7 @@ async def step(askers: Askers, server: Proc, pg: PgCpu, fmt: str, ratings: list[
     latencies: list[float] = []
     statuses: dict[str, int] = {}
     await pg.refresh()
-    c0, p0 = server.cpu(), pg.read()
+    c0, p0, b0 = server.cpu(), pg.read(), _own_cpu()
     t0 = clock() + 0.05
 
     async def one(i: int, token: str) -> None:
@@ -171,7 +176,7 @@ async def step(askers: Askers, server: Proc, pg: PgCpu, fmt: str, ratings: list[
 
     await asyncio.gather(*(one(i, t) for i, t in enumerate(tokens)))
     elapsed = clock() - t0
-    server_cpu = server.cpu() - c0
+    server_cpu, bench_cpu = server.cpu() - c0, _own_cpu() - b0
     p1 = pg.read()
     pg_cpu = sum(v - p0.get(pid, v) for pid, v in p1.items())
     ok = statuses.get("201", 0)
@@ -190,6 +195,7 @@ async def step(askers: Askers, server: Proc, pg: PgCpu, fmt: str, ratings: list[
         "server_us_per_ask": round(1e6 * server_cpu / max(ok, 1)),
         "postgres_us_per_ask": round(1e6 * pg_cpu / max(ok, 1)),
         "server_cpu_percent": round(100 * server_cpu / elapsed, 1),
+        "bench_us_per_ask": round(1e6 * bench_cpu / max(n, 1)),  # the askers' own cost (another core)
     }
 
 

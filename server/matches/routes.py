@@ -42,12 +42,12 @@ def _seat_status(status: str) -> str:
     return {"joined": "waiting", "playing": "playing"}.get(status, DONE)
 
 
-async def match_out(db: asyncpg.Pool, row: asyncpg.Record, viewer_id: int | None) -> m.Match:
+def match_out(row: asyncpg.Record, seats: list[asyncpg.Record], viewer_id: int | None) -> m.Match:
     """The match as anyone sees it: nothing of a seat's game but waiting, playing or done until it
     is over (its own entry id to the seat's player); then the results, the seed and the salt."""
     over = row["status"] in ("over", "unmatched")
     players = []
-    for p in await store.players(db, row):
+    for p in seats:
         rated = over and p["rating_after"] is not None
         players.append(
             m.MatchPlayer(
@@ -55,7 +55,7 @@ async def match_out(db: asyncpg.Pool, row: asyncpg.Record, viewer_id: int | None
                 player_id=p["player_id"],
                 player=p["player"],
                 rating=p["rating_before"] if rated else p["rating_now"],
-                status=p["status"] if over else _seat_status(p["status"]),
+                status=p["seat_status"] if over else _seat_status(p["seat_status"]),
                 entry_id=p["entry_id"] if over or p["player_id"] == viewer_id else None,
                 final_score=p["final_score"] if over else None,
                 time_left=p["time_left"] if over else None,
@@ -79,11 +79,12 @@ async def match_out(db: asyncpg.Pool, row: asyncpg.Record, viewer_id: int | None
     )
 
 
-async def find_match(db: asyncpg.Pool, match_id: int) -> asyncpg.Record:
-    row = await store.match(db, match_id) if valid_id(match_id) else None
-    if row is None:
+async def find_match(db: asyncpg.Pool, match_id: int) -> tuple[asyncpg.Record, list[asyncpg.Record]]:
+    """The match and its seats; 404 when there is none."""
+    found = await store.match(db, match_id) if valid_id(match_id) else None
+    if found is None:
         raise NotFoundException(f"no match {match_id}")
-    return row
+    return found
 
 
 @get("/api/matches/formats", responses=errors())
@@ -118,25 +119,23 @@ async def ask(request: Request[Any, Any, Any]) -> m.MatchSeat:
     timing = _timing(request)
     address = limiter_of(request).address_hash(request)
     try:
-        match_id, entry_id = await store.ask(db, fmt, player["id"], address, timing)
+        seat = await store.ask(db, fmt, player["id"], address, timing)
     except store.OpenLimit:
         raise too_many(
             OPEN_RETRY_SECONDS,
             f"you hold {timing.open_per_player} matches not over, the most one may (MATCH_OPEN_PER_PLAYER): "
             "play or leave one first",
         ) from None
-    entry = await tournament_store.entry(db, entry_id)
-    assert entry is not None
-    row = await find_match(db, match_id)
-    return m.MatchSeat(match=await match_out(db, row, player["id"]), entry=entry_out(entry))
+    row, seats = await find_match(db, seat["match_id"])
+    return m.MatchSeat(match=match_out(row, seats, player["id"]), entry=entry_out(seat))
 
 
 @get("/api/matches/{match_id:int}", responses=errors(404))
 async def get_match(request: Request[Any, Any, Any], match_id: int) -> m.Match:
     """Anyone: a match, its players and, once over, their results, the seed and the salt."""
     db = core_of(request).db
-    row = await find_match(db, match_id)
-    return await match_out(db, row, (await viewer_of(request)).player_id)
+    row, seats = await find_match(db, match_id)
+    return match_out(row, seats, (await viewer_of(request)).player_id)
 
 
 @get("/api/me/matches", security=PLAYER, guards=[player_guard], responses=errors(400, 401))
@@ -148,8 +147,10 @@ async def my_matches(
     """Player: my matches, newest first, a page at a time (?offset=0&limit=50)."""
     db = core_of(request).db
     player = request.state.player  # player_guard's: 401 before anything else is read
-    rows = await store.matches_of_player(db, player["id"], offset, limit)
-    return [await match_out(db, r, player["id"]) for r in rows]
+    return [
+        match_out(row, seats, player["id"])
+        for row, seats in await store.matches_of_player(db, player["id"], offset, limit)
+    ]
 
 
 @get(
@@ -161,7 +162,7 @@ async def my_matches(
 async def replays(request: Request[Any, Any, Any], match_id: int) -> Response[bytes]:
     """Once over (or unmatched): every seat's game as docs/replay.md lines, as a tournament's replays."""
     db = core_of(request).db
-    row = await find_match(db, match_id)
+    row, _ = await find_match(db, match_id)
     tour = await tournament_store.tournament(db, row["tournament_id"])
     if tour is None or row["status"] not in ("over", "unmatched"):
         raise HTTPException(status_code=403, detail="replays are published when the match is over")

@@ -59,7 +59,7 @@ PREVIOUS_SQL = """
 # The player's entries (by ``entries_player``), each one's tournament looked up by its key: a scalar
 # subquery is never turned into a join, which statistics not yet caught up with a table's growth
 # could plan as a scan of every tournament for every ask.
-OPEN_SQL = """
+OPEN_COUNT_SQL = """
     SELECT count(*) FROM entries e
      WHERE e.player_id = $1 AND NOT e.practice
        AND (SELECT t.kind = 'match' AND t.finished_at IS NULL FROM tournaments t WHERE t.id = e.tournament_id)"""
@@ -68,7 +68,7 @@ OPEN_SQL = """
 # the format's game, its last opponents, the widest band of the format's waiting matches (null when
 # none waits). $1 player, $2 game, $3 format, $4 band, $5 growth.
 FACTS_SQL = f"""
-    SELECT ({OPEN_SQL}) AS open, {ORDINAL_SQL.format(player="$1", game="$2")} AS rating,
+    SELECT ({OPEN_COUNT_SQL}) AS open, {ORDINAL_SQL.format(player="$1", game="$2")} AS rating,
            ({PREVIOUS_SQL}) AS previous, ({WIDEST_SQL}) AS widest"""
 
 MATCH_SQL = """
@@ -78,22 +78,41 @@ MATCH_SQL = """
                 ELSE 'over' END AS status
       FROM matches m JOIN tournaments t ON t.id = m.tournament_id"""
 
-# Every seat of a match: its rank shared by equal final score and time left (a draw); ratings from
-# the match's own history once over (before and after), else the current one.
-PLAYERS_SQL = """
-    SELECT e.ordinal AS seat, e.id AS entry_id, e.player_id, p.name AS player, e.status,
+# The seats of match ``x`` (a lateral subquery, by its tournament): each one's rank shared by equal
+# final score and time left (a draw); ratings from the match's own history once over (before and
+# after), else the current one in the match's game. Named apart from the match's own columns.
+SEATS_SQL = """
+    SELECT e.ordinal AS seat, e.id AS entry_id, e.player_id, p.name AS player, e.status AS seat_status,
            e.final_score, e.time_left,
            CASE WHEN s.rank IS NULL THEN NULL
                 ELSE rank() OVER (PARTITION BY s.rank IS NULL ORDER BY s.final_score DESC, s.time_left DESC) END
                AS rank,
            h.mu_before - 3 * h.sigma_before AS rating_before, h.mu - 3 * h.sigma AS rating_after,
            coalesce((SELECT r.mu - 3 * r.sigma FROM ratings r
-                      WHERE r.player_id = e.player_id AND r.game = $2), 0)::float8 AS rating_now
+                      WHERE r.player_id = e.player_id
+                        AND r.game = (x.settings->>'variant') || '/' || (x.settings->>'suits')), 0)::float8
+               AS rating_now
       FROM entries e JOIN players p ON p.id = e.player_id
       LEFT JOIN standings s ON s.tournament_id = e.tournament_id AND s.entry_id = e.id
       LEFT JOIN rating_history h ON h.tournament_id = e.tournament_id AND h.player_id = e.player_id
-     WHERE e.tournament_id = $1 AND NOT e.practice
-     ORDER BY e.ordinal"""
+     WHERE e.tournament_id = x.tournament_id AND NOT e.practice"""
+
+
+def _with_seats(matches_sql: str) -> str:
+    """Matches (``matches_sql``, ordered) and their seats in one statement: a row a seat (a match
+    with none yet: one row, its seat null), in the matches' order, then the seats'."""
+    return f"""SELECT x.*, y.* FROM ({matches_sql}) x LEFT JOIN LATERAL ({SEATS_SQL}) y ON true
+               ORDER BY x.ordering, y.seat"""
+
+
+def _grouped(rows: list[asyncpg.Record]) -> list[tuple[asyncpg.Record, list[asyncpg.Record]]]:
+    out: list[tuple[asyncpg.Record, list[asyncpg.Record]]] = []
+    for row in rows:
+        if not out or out[-1][0]["id"] != row["id"]:
+            out.append((row, []))
+        if row["seat"] is not None:
+            out[-1][1].append(row)
+    return out
 
 
 class OpenLimit(Exception):
@@ -115,12 +134,51 @@ def game_of(settings: dict[str, Any]) -> str:
     return f"{settings['variant']}/{settings['suits']}"
 
 
+# The seat's entry as the ask answers it (tournaments' Entry): ``e`` the inserted entry, ``t`` its
+# tournament.
+SEAT_OUT = """SELECT {match_id} AS match_id, e.id, e.tournament_id, t.name AS tournament, e.player_id,
+                     p.name AS player, e.status, e.score, e.final_score, e.time_left, e.started_at, e.deadline
+                FROM e, t, players p WHERE p.id = e.player_id"""
+
+# A seat in a waiting match found ($1, its tournament $2), for the player $3 of rating $4 from
+# address $5, to start within $6 seconds: the match, its tournament's count and the entry at once.
+TAKE_SQL = f"""
+    WITH m AS (
+        UPDATE matches SET taken = taken + 1, low = least(low, $4), high = greatest(high, $4),
+               status = CASE WHEN taken + 1 = seats THEN 'playing' ELSE status END
+         WHERE id = $1),
+    t AS (UPDATE tournaments SET entry_count = entry_count + 1 WHERE id = $2 RETURNING id, name, entry_count),
+    e AS (INSERT INTO entries (tournament_id, player_id, ordinal, address_hash, start_by)
+          SELECT t.id, $3, t.entry_count, $5, now() + make_interval(secs => $6) FROM t
+          RETURNING *)
+    {SEAT_OUT.format(match_id="$1::bigint")}"""
+
+# A new match of format $1 (settings $2, seats $8), its tournament (seed $3, salt $4, commitment $5,
+# closed $6 seconds from now at the latest, rated $7) and its host's seat (player $10 of rating $9
+# from address $11, to start within $12 seconds), in one statement.
+OPEN_MATCH_SQL = f"""
+    WITH n AS (SELECT nextval(pg_get_serial_sequence('matches', 'id')) AS id),
+    t AS (INSERT INTO tournaments (name, settings, seed, salt, commitment, opens_at, closes_at, start, listed,
+                                   rated, kind, entry_count)
+          SELECT 'match ' || n.id || ' (' || $1::text || ')', $2, $3, $4, $5, now(), now() + make_interval(secs => $6),
+                 'own', false, $7, 'match', 1
+            FROM n
+          RETURNING id, name),
+    m AS (INSERT INTO matches (id, format, seats, taken, tournament_id, low, high)
+          SELECT n.id, $1, $8, 1, t.id, $9, $9 FROM n, t),
+    e AS (INSERT INTO entries (tournament_id, player_id, ordinal, address_hash, start_by)
+          SELECT t.id, $10, 1, $11, now() + make_interval(secs => $12) FROM t
+          RETURNING *)
+    {SEAT_OUT.format(match_id="(SELECT n.id FROM n)")}"""
+
+
 async def ask(
     db: asyncpg.Pool, fmt: MatchFormat, player_id: int, address: bytes | None, timing: Timing
-) -> tuple[int, int]:
+) -> asyncpg.Record:
     """Seat the player (one transaction): in the oldest waiting match of the format with a free seat
     whose players all lie within its band, preferring one without its last opponent; else in a new
-    match it hosts. Returns the match's id and the seat's entry id; OpenLimit past MATCH_OPEN_PER_PLAYER.
+    match it hosts. Returns the seat (its ``match_id`` and the entry as tournaments' Entry);
+    OpenLimit past MATCH_OPEN_PER_PLAYER.
 
     The player's row is locked first (one ask of a player at a time, so its limit holds), then the
     match's (``SKIP LOCKED``: two asks never wait on, nor both take, one seat)."""
@@ -140,83 +198,55 @@ async def ask(
             if found is None:
                 found = await conn.fetchrow(FIND_ANY_SQL, *args, widest)
         if found is None:
-            return await _open(conn, fmt, player_id, address, rating, timing)
-        await conn.execute(
-            """UPDATE matches SET taken = taken + 1, low = least(low, $2), high = greatest(high, $2),
-                      status = CASE WHEN taken + 1 = seats THEN 'playing' ELSE status END
-                WHERE id = $1""",
-            found["id"],
-            rating,
-        )
-        return found["id"], await _seat(conn, found["tournament_id"], player_id, address, timing.start_seconds)
+            seat = await _open(conn, fmt, player_id, address, rating, timing)
+        else:
+            seat = await conn.fetchrow(
+                TAKE_SQL, found["id"], found["tournament_id"], player_id, rating, address, float(timing.start_seconds)
+            )
+        assert seat is not None  # the entry inserted
+        return seat
 
 
 async def _open(
     conn: Connection, fmt: MatchFormat, player_id: int, address: bytes | None, rating: float, timing: Timing
-) -> tuple[int, int]:
+) -> asyncpg.Record | None:
     """A new match with its own tournament (a fresh seed and its commitment), the player its host."""
-    match_id = await conn.fetchval("SELECT nextval(pg_get_serial_sequence('matches', 'id'))")
     seed, salt = new_seed(), new_salt()
     # Closed at the latest when the last seat could have started and played (the clock ends it sooner).
     backstop = timing.wait_seconds + timing.start_seconds + fmt.settings["time_limit"] + 60
-    tid = await conn.fetchval(
-        """INSERT INTO tournaments (name, settings, seed, salt, commitment, opens_at, closes_at, start, listed, rated,
-                                    kind)
-           VALUES ($1, $2, $3, $4, $5, now(), now() + make_interval(secs => $6), 'own', false, $7, 'match')
-           RETURNING id""",
-        f"match {match_id} ({fmt.name})",
+    return await conn.fetchrow(
+        OPEN_MATCH_SQL,
+        fmt.name,
         fmt.settings,
         seed,
         salt,
         commitment(seed, fmt.settings, salt),
         float(backstop),
         fmt.rated,
-    )
-    await conn.execute(
-        "INSERT INTO matches (id, format, seats, taken, tournament_id, low, high) VALUES ($1, $2, $3, 1, $4, $5, $5)",
-        match_id,
-        fmt.name,
         fmt.seats,
-        tid,
         rating,
-    )
-    return match_id, await _seat(conn, tid, player_id, address, timing.start_seconds)
-
-
-async def _seat(conn: Connection, tid: int, player_id: int, address: bytes | None, start_seconds: int) -> int:
-    """The seat: an entry of the match's tournament, numbered in order (its ``ordinal``)."""
-    ordinal = await conn.fetchval(
-        "UPDATE tournaments SET entry_count = entry_count + 1 WHERE id = $1 RETURNING entry_count", tid
-    )
-    entry_id: int = await conn.fetchval(
-        """INSERT INTO entries (tournament_id, player_id, ordinal, address_hash, start_by)
-           VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5)) RETURNING id""",
-        tid,
         player_id,
-        ordinal,
         address,
-        float(start_seconds),
+        float(timing.start_seconds),
     )
-    return entry_id
 
 
-async def match(db: Db, match_id: int) -> asyncpg.Record | None:
-    return await db.fetchrow(f"{MATCH_SQL} WHERE m.id = $1", match_id)
-
-
-async def players(db: Db, row: asyncpg.Record) -> list[asyncpg.Record]:
-    return await db.fetch(PLAYERS_SQL, row["tournament_id"], game_of(row["settings"]))
-
-
-async def matches_of_player(db: Db, player_id: int, offset: int, limit: int) -> list[asyncpg.Record]:
-    """The player's matches, newest first."""
-    return await db.fetch(
-        f"""{MATCH_SQL} JOIN entries e ON e.tournament_id = m.tournament_id AND e.player_id = $1 AND NOT e.practice
-            ORDER BY m.id DESC OFFSET $2 LIMIT $3""",
-        player_id,
-        offset,
-        limit,
+async def match(db: Db, match_id: int) -> tuple[asyncpg.Record, list[asyncpg.Record]] | None:
+    """A match and its seats, in one statement (None: no such match)."""
+    found = _grouped(
+        await db.fetch(_with_seats(f"SELECT w.*, 0 AS ordering FROM ({MATCH_SQL} WHERE m.id = $1) w"), match_id)
     )
+    return found[0] if found else None
+
+
+async def matches_of_player(
+    db: Db, player_id: int, offset: int, limit: int
+) -> list[tuple[asyncpg.Record, list[asyncpg.Record]]]:
+    """The player's matches, newest first, with their seats (one statement)."""
+    page = f"""SELECT w.*, -w.id AS ordering FROM ({MATCH_SQL}
+                 JOIN entries e ON e.tournament_id = m.tournament_id AND e.player_id = $1 AND NOT e.practice
+                ORDER BY m.id DESC OFFSET $2 LIMIT $3) w"""
+    return _grouped(await db.fetch(_with_seats(page), player_id, offset, limit))
 
 
 async def counts(db: Db) -> dict[str, tuple[int, int]]:

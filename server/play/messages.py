@@ -108,6 +108,7 @@ class State(Struct, tag="state"):
     time_left: float | None = None  # seconds on the server's clock
     starts_at: datetime | None = None  # start "together": when the server starts every game (while waiting)
     practice: bool | UnsetType = UNSET  # true on a practice entry (after the finish, unranked); absent otherwise
+    match_id: int | UnsetType = UNSET  # a match's seat: its match (docs/matches.md); absent otherwise
     # Several deals (setting "deals" > 1; left out otherwise): the deal played now or last (1, 2, ...),
     # of how many, and the running total (the final scores of the deals over, plus the current score).
     # Start "together": starts_at is also when the next deal starts, while the last one is over.

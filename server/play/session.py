@@ -360,7 +360,7 @@ class PlaySession:
     async def _publish(self) -> None:
         live = self.live
         assert live is not None
-        if live.practice:  # on no leaderboard
+        if live.practice or live.match_id is not None:  # on no leaderboard
             return
         await self.boards.publish(live.tournament_id, live.ordinal, live.row())
 

@@ -53,6 +53,7 @@ def state_of(live: LiveGame, time_left: float | None) -> p.State:
         time_left=time_left,
         starts_at=None if starts_at is None else dt(starts_at),
         practice=True if live.practice else msgspec.UNSET,
+        match_id=msgspec.UNSET if live.match_id is None else live.match_id,
         **deals_of(live),
     )
 

@@ -9,14 +9,19 @@ import asyncpg
 
 from ..storage.pool import Connection, Db
 
-# An entry with what its game needs of its player and tournament. A practice entry (played after
-# the finish) starts when its player says, whatever the tournament did.
+# A record's tournament is a match's (``u.tournament_id``): its seats are on no leaderboard (the match
+# is hidden until over, then its standings are PostgreSQL's).
+HIDDEN = "(SELECT t.kind = 'match' FROM tournaments t WHERE t.id = u.tournament_id) AS hidden"
+
+# An entry with what its game needs of its player and tournament (and its match, a match's seat). A
+# practice entry (played after the finish) starts when its player says, whatever the tournament did.
 PLAY_SQL = """
     SELECT e.id, e.tournament_id, e.player_id, p.name AS player, e.ordinal, e.status, e.score, e.final_score,
            e.time_left, e.started_at, e.deadline, e.moves, e.last_seq, e.epoch, e.practice,
            e.deal, e.score_before, e.time_before, e.moves_before,
            t.settings, t.seed, CASE WHEN e.practice THEN 'own' ELSE t.start END AS start, t.opens_at,
-           e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
+           e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name,
+           (SELECT m.id FROM matches m WHERE m.tournament_id = t.id) AS match_id
       FROM entries e JOIN players p ON p.id = e.player_id JOIN tournaments t ON t.id = e.tournament_id"""
 
 
@@ -176,12 +181,13 @@ async def time_out(db: asyncpg.Pool, entry_id: int | None = None) -> list[asyncp
     """End by time every playing game past its deadline (or just one). Final score = score (TR = 0);
     with several deals, the time left of the earlier deals stays counted."""
     return await db.fetch(
-        """WITH u AS (
+        f"""WITH u AS (
                UPDATE entries SET status = 'timed_out', final_score = score, time_left = time_before,
                       ended_at = deadline
                 WHERE status = 'playing' AND deadline <= now() AND ($1::bigint IS NULL OR id = $1)
             RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left, team_id, practice)
-           SELECT u.*, p.name AS player, (SELECT c.name FROM clubs c WHERE c.id = u.team_id) AS team_name
+           SELECT u.*, p.name AS player, (SELECT c.name FROM clubs c WHERE c.id = u.team_id) AS team_name,
+                  {HIDDEN}
              FROM u JOIN players p ON p.id = u.player_id""",
         entry_id,
     )
@@ -193,7 +199,8 @@ async def absent(conn: Connection, where: str, value: int) -> list[asyncpg.Recor
                 UPDATE entries SET status = 'absent', final_score = 0, time_left = 0, ended_at = now()
                  WHERE {where} AND status = 'joined'
              RETURNING id, tournament_id, ordinal, player_id, status, score, final_score, time_left, team_id)
-            SELECT u.*, p.name AS player, (SELECT c.name FROM clubs c WHERE c.id = u.team_id) AS team_name
+            SELECT u.*, p.name AS player, (SELECT c.name FROM clubs c WHERE c.id = u.team_id) AS team_name,
+                   {HIDDEN}
               FROM u JOIN players p ON p.id = u.player_id""",
         value,
     )

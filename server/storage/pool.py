@@ -83,6 +83,14 @@ class Pool(asyncpg.Pool):
             release.exception()  # retrieved: a connection closed rather than given back is no one's error
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """What a connection given back to the pool is reset with, after asyncpg's own rollback of any
+    transaction left open: nothing. The server never changes a pooled connection's session (no
+    ``SET``, ``LISTEN``, cursor or session advisory lock: the ratings' lock is a transaction's), so
+    asyncpg's default reset (``RESET ALL``, ``UNLISTEN *``, ``CLOSE ALL``, unlocking every advisory
+    lock) would be a round trip to PostgreSQL on every release for nothing."""
+
+
 async def create_pool(url: str, size: int = 10, timeout: float = 3.0) -> asyncpg.Pool:
     """A pool of at most ``size`` connections whose every call gives up after ``timeout`` seconds."""
     pool = Pool(
@@ -96,6 +104,7 @@ async def create_pool(url: str, size: int = 10, timeout: float = 3.0) -> asyncpg
         record_class=asyncpg.Record,
         setup=None,
         init=_init_connection,
+        reset=_keep_session,
         acquire_timeout=timeout,
         command_timeout=timeout,
         timeout=timeout,  # opening a connection

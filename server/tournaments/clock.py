@@ -39,7 +39,7 @@ async def sweep_once(
     for record in await play_store.start_together(db):
         await boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
     timed_out = await play_store.time_out(db)
-    for record in (r for r in timed_out if not r["practice"]):  # practice is on no board
+    for record in (r for r in timed_out if not (r["practice"] or r["hidden"])):  # practice, matches: on no board
         await boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
     for record in await deals.next_together(db):  # several deals: the next round of a sitting
         await boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
@@ -47,7 +47,9 @@ async def sweep_once(
     for tid, absent in await store.finish_due(db):
         # The finishing update carries the entries that never started as the standings show them
         # (absent, no time left), with the final status, in one message to the watchers.
-        await boards.publish_many(tid, [(record["ordinal"], row_of(record)) for record in absent])
+        await boards.publish_many(
+            tid, [(record["ordinal"], row_of(record)) for record in absent if not record["hidden"]]
+        )
         boards.status_changed(tid, "finished")
         await boards.finished(tid)  # PostgreSQL holds the final standings: the Redis board expires
         finished.append(tid)
@@ -68,12 +70,16 @@ async def _status_changes(core: Core, boards: Boards, seen: dict[int, str]) -> N
     """Tell watchers when a tournament opens or starts closing (both follow from the clock)."""
     rows = await core.db.fetch(
         f"SELECT t.id, {STATUS_SQL} AS status FROM tournaments t "
-        "WHERE t.finished_at IS NULL OR t.finished_at > now() - interval '1 minute'"
+        "WHERE (t.finished_at IS NULL OR t.finished_at > now() - interval '1 minute') AND t.kind <> 'match'"
     )
     for row in rows:
         if seen.get(row["id"], row["status"]) != row["status"]:
             boards.status_changed(row["id"], row["status"])
         seen[row["id"]] = row["status"]
+    if len(seen) > len(rows):  # those finished a minute ago and more change no more
+        current = {row["id"] for row in rows}
+        for tid in [tid for tid in seen if tid not in current]:
+            del seen[tid]
 
 
 async def run_clock(core: Core, boards: Boards, pars: Pars) -> None:
