@@ -72,6 +72,16 @@ def _own_cpu() -> float:
     return times.user + times.system
 
 
+def _machine_cpu() -> float:
+    """CPU seconds the whole machine spent busy so far, every process's (Linux; 0 elsewhere)."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 SPACING = 40.0  # rating points between two hosts: far more than the band (and its growth while the bench runs)
 
 
@@ -161,7 +171,7 @@ async def step(askers: Askers, server: Proc, pg: PgCpu, fmt: str, ratings: list[
     latencies: list[float] = []
     statuses: dict[str, int] = {}
     await pg.refresh()
-    c0, p0, b0 = server.cpu(), pg.read(), _own_cpu()
+    c0, p0, b0, m0 = server.cpu(), pg.read(), _own_cpu(), _machine_cpu()
     t0 = clock() + 0.05
 
     async def one(i: int, token: str) -> None:
@@ -176,7 +186,7 @@ async def step(askers: Askers, server: Proc, pg: PgCpu, fmt: str, ratings: list[
 
     await asyncio.gather(*(one(i, t) for i, t in enumerate(tokens)))
     elapsed = clock() - t0
-    server_cpu, bench_cpu = server.cpu() - c0, _own_cpu() - b0
+    server_cpu, bench_cpu, machine_cpu = server.cpu() - c0, _own_cpu() - b0, _machine_cpu() - m0
     p1 = pg.read()
     pg_cpu = sum(v - p0.get(pid, v) for pid, v in p1.items())
     ok = statuses.get("201", 0)
@@ -196,6 +206,10 @@ async def step(askers: Askers, server: Proc, pg: PgCpu, fmt: str, ratings: list[
         "postgres_us_per_ask": round(1e6 * pg_cpu / max(ok, 1)),
         "server_cpu_percent": round(100 * server_cpu / elapsed, 1),
         "bench_us_per_ask": round(1e6 * bench_cpu / max(n, 1)),  # the askers' own cost (another core)
+        # The whole machine busy (of 100% a core), and the part of it neither the server, PostgreSQL
+        # nor the bench: other work on a shared machine, Redis, the kernel's own.
+        "machine_cpu_percent": round(100 * machine_cpu / elapsed, 1),
+        "others_cpu_percent": round(100 * (machine_cpu - server_cpu - pg_cpu - bench_cpu) / elapsed, 1),
     }
 
 

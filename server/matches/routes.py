@@ -119,15 +119,41 @@ async def ask(request: Request[Any, Any, Any]) -> m.MatchSeat:
     timing = _timing(request)
     address = limiter_of(request).address_hash(request)
     try:
-        seat = await store.ask(db, fmt, player["id"], address, timing)
+        seated = await store.ask(db, fmt, player["id"], address, timing)
     except store.OpenLimit:
         raise too_many(
             OPEN_RETRY_SECONDS,
             f"you hold {timing.open_per_player} matches not over, the most one may (MATCH_OPEN_PER_PLAYER): "
             "play or leave one first",
         ) from None
+    seat = seated.seat
+    if seated.commitment is not None:  # a new match: all it holds is known (read as GET would read it)
+        return m.MatchSeat(match=_opened(fmt, seated, player["id"]), entry=entry_out(seat))
     row, seats = await find_match(db, seat["match_id"])
     return m.MatchSeat(match=match_out(row, seats, player["id"]), entry=entry_out(seat))
+
+
+def _opened(fmt: MatchFormat, seated: store.Seated, player_id: int) -> m.Match:
+    """A match just opened, as ``match_out`` shows it to its host: waiting, the host alone in seat 1."""
+    seat = seated.seat
+    assert seated.commitment is not None
+    host = m.MatchPlayer(
+        seat=1, player_id=player_id, player=seat["player"], rating=seated.rating, status="waiting", entry_id=seat["id"]
+    )
+    return m.Match(
+        id=seat["match_id"],
+        format=fmt.name,
+        seats=fmt.seats,
+        status="waiting",
+        settings=fmt.settings,
+        commitment=seated.commitment,
+        created_at=seat["created_at"],
+        over_at=None,
+        seed=None,
+        salt=None,
+        tournament_id=seat["tournament_id"],
+        players=[host],
+    )
 
 
 @get("/api/matches/{match_id:int}", responses=errors(404))

@@ -135,9 +135,10 @@ def game_of(settings: dict[str, Any]) -> str:
 
 
 # The seat's entry as the ask answers it (tournaments' Entry): ``e`` the inserted entry, ``t`` its
-# tournament.
-SEAT_OUT = """SELECT {match_id} AS match_id, e.id, e.tournament_id, t.name AS tournament, e.player_id,
-                     p.name AS player, e.status, e.score, e.final_score, e.time_left, e.started_at, e.deadline
+# tournament. ``created_at``: a new match's (its answer is built without reading it again), else null.
+SEAT_OUT = """SELECT {match_id} AS match_id, {created_at} AS created_at, e.id, e.tournament_id,
+                     t.name AS tournament, e.player_id, p.name AS player, e.status, e.score, e.final_score,
+                     e.time_left, e.started_at, e.deadline
                 FROM e, t, players p WHERE p.id = e.player_id"""
 
 # A seat in a waiting match found ($1, its tournament $2), for the player $3 of rating $4 from
@@ -151,7 +152,7 @@ TAKE_SQL = f"""
     e AS (INSERT INTO entries (tournament_id, player_id, ordinal, address_hash, start_by)
           SELECT t.id, $3, t.entry_count, $5, now() + make_interval(secs => $6) FROM t
           RETURNING *)
-    {SEAT_OUT.format(match_id="$1::bigint")}"""
+    {SEAT_OUT.format(match_id="$1::bigint", created_at="NULL::timestamptz")}"""
 
 # A new match of format $1 (settings $2, seats $8), its tournament (seed $3, salt $4, commitment $5,
 # closed $6 seconds from now at the latest, rated $7) and its host's seat (player $10 of rating $9
@@ -165,20 +166,29 @@ OPEN_MATCH_SQL = f"""
             FROM n
           RETURNING id, name),
     m AS (INSERT INTO matches (id, format, seats, taken, tournament_id, low, high)
-          SELECT n.id, $1, $8, 1, t.id, $9, $9 FROM n, t),
+          SELECT n.id, $1, $8, 1, t.id, $9, $9 FROM n, t
+          RETURNING created_at),
     e AS (INSERT INTO entries (tournament_id, player_id, ordinal, address_hash, start_by)
           SELECT t.id, $10, 1, $11, now() + make_interval(secs => $12) FROM t
           RETURNING *)
-    {SEAT_OUT.format(match_id="(SELECT n.id FROM n)")}"""
+    {SEAT_OUT.format(match_id="(SELECT n.id FROM n)", created_at="(SELECT m.created_at FROM m)")}"""
 
 
-async def ask(
-    db: asyncpg.Pool, fmt: MatchFormat, player_id: int, address: bytes | None, timing: Timing
-) -> asyncpg.Record:
+@dataclass(frozen=True)
+class Seated:
+    """An ask's outcome: the seat (``match_id``, the entry as tournaments' Entry, and ``created_at``
+    when the match is new), the player's rating, and a new match's commitment (None: seated in a
+    waiting match)."""
+
+    seat: asyncpg.Record
+    rating: float
+    commitment: str | None
+
+
+async def ask(db: asyncpg.Pool, fmt: MatchFormat, player_id: int, address: bytes | None, timing: Timing) -> Seated:
     """Seat the player (one transaction): in the oldest waiting match of the format with a free seat
     whose players all lie within its band, preferring one without its last opponent; else in a new
-    match it hosts. Returns the seat (its ``match_id`` and the entry as tournaments' Entry);
-    OpenLimit past MATCH_OPEN_PER_PLAYER.
+    match it hosts. OpenLimit past MATCH_OPEN_PER_PLAYER.
 
     The player's row is locked first (one ask of a player at a time, so its limit holds), then the
     match's (``SKIP LOCKED``: two asks never wait on, nor both take, one seat)."""
@@ -198,29 +208,29 @@ async def ask(
             if found is None:
                 found = await conn.fetchrow(FIND_ANY_SQL, *args, widest)
         if found is None:
-            seat = await _open(conn, fmt, player_id, address, rating, timing)
-        else:
-            seat = await conn.fetchrow(
-                TAKE_SQL, found["id"], found["tournament_id"], player_id, rating, address, float(timing.start_seconds)
-            )
+            return await _open(conn, fmt, player_id, address, rating, timing)
+        seat = await conn.fetchrow(
+            TAKE_SQL, found["id"], found["tournament_id"], player_id, rating, address, float(timing.start_seconds)
+        )
         assert seat is not None  # the entry inserted
-        return seat
+        return Seated(seat, rating, None)
 
 
 async def _open(
     conn: Connection, fmt: MatchFormat, player_id: int, address: bytes | None, rating: float, timing: Timing
-) -> asyncpg.Record | None:
+) -> Seated:
     """A new match with its own tournament (a fresh seed and its commitment), the player its host."""
     seed, salt = new_seed(), new_salt()
+    committed = commitment(seed, fmt.settings, salt)
     # Closed at the latest when the last seat could have started and played (the clock ends it sooner).
     backstop = timing.wait_seconds + timing.start_seconds + fmt.settings["time_limit"] + 60
-    return await conn.fetchrow(
+    seat = await conn.fetchrow(
         OPEN_MATCH_SQL,
         fmt.name,
         fmt.settings,
         seed,
         salt,
-        commitment(seed, fmt.settings, salt),
+        committed,
         float(backstop),
         fmt.rated,
         fmt.seats,
@@ -229,6 +239,8 @@ async def _open(
         address,
         float(timing.start_seconds),
     )
+    assert seat is not None  # the entry inserted
+    return Seated(seat, rating, committed)
 
 
 async def match(db: Db, match_id: int) -> tuple[asyncpg.Record, list[asyncpg.Record]] | None:

@@ -325,8 +325,10 @@ class PlaySession:
             return
         row = await store.start(self.db, self.entry_id, live.time_limit)
         if row is None:
-            status = await watch_store.status(self.db, live.tournament_id)  # None: a match's (hidden) seat, too late
-            why = f"the tournament is {status}" if status else "this seat's time to start (MATCH_START_SECONDS) passed"
+            if live.match_id is not None:  # a match's seat: its tournament is hidden, its start window its own
+                why = "this seat's time to start (MATCH_START_SECONDS) passed"
+            else:
+                why = f"the tournament is {await watch_store.status(self.db, live.tournament_id) or 'gone'}"
             await self.error("not_open", f"{why}: games start only while it is open")
             return
         await self._reload()

@@ -1,6 +1,7 @@
-"""The Play page on a phone, two players: one tap from the lobby, seated as a guest, played, a clear
-"waiting for an opponent", and the result (ranks, rating change, the opponent's game to replay)
-shown to the host as soon as the second player's game is over, without a reload."""
+"""The Play page on a phone, two players: one tap from the lobby, one to be seated as a guest and
+play (the game starts at once), a clear "waiting for an opponent", and the result (ranks, rating
+change, the opponent's game to replay) shown to the host as soon as the second player's game is
+over, without a reload."""
 
 from __future__ import annotations
 
@@ -36,10 +37,13 @@ async def _check(page: Page) -> None:
 
 
 async def _play_and_end(page: Page) -> None:
-    """Start the seat's game on the game page, then end it (after the confirmation)."""
+    """The seat's game, started by the tap on Play itself (no "Start the game" to press), then
+    ended (after the confirmation)."""
     await expect(page).to_have_url(re.compile(r"#/play/\d+$"))
-    await page.locator("[data-action=start]").tap()
     await expect(page.locator("[data-action=end]")).to_be_enabled()
+    await expect(page.locator(".start-panel")).to_be_hidden()
+    await expect(page.locator("[data-action=start]")).to_have_count(0)
+    await expect(page.locator(".board .card").first).to_be_visible()
     await page.locator("[data-action=end]").tap()
     await page.locator("dialog.confirm-dialog [data-action=confirm]").tap()
     await expect(page.locator(".over-panel")).to_be_visible()

@@ -63,7 +63,13 @@ def test_the_host_then_the_oldest_waiting_match(mapi: Api) -> None:
     assert m["seed"] is None and m["salt"] is None and len(m["commitment"]) == 64
     assert [(p["seat"], p["player_id"], p["status"]) for p in m["players"]] == [(1, a, "waiting")]
     assert first["entry"]["status"] == "joined" and first["entry"]["player_id"] == a
+    # A new match's answer is built without reading it back: it is what its host reads then.
+    assert m == match(mapi, m["id"], ta)
+    mine = mapi.http.get("/api/me/entries", headers=bearer(ta)).json()
+    assert first["entry"] == next(e for e in mine if e["id"] == first["entry"]["id"])
     second = ask(mapi, tb, "duo0")
+    # So is a seat in a waiting match.
+    assert second["match"] == match(mapi, m["id"], tb)
     assert second["match"]["id"] == m["id"] and second["match"]["status"] == "playing"
     assert [(p["seat"], p["player_id"]) for p in second["match"]["players"]] == [(1, a), (2, b)]
     # Only one's own seat carries its entry id.

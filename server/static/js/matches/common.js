@@ -57,12 +57,31 @@ export async function ensurePlayer(name) {
 }
 
 /** Ask for a seat in a match of `format`: the game page of the seat's entry is where it goes on. */
+const START_KEY = "spidertour.start-seat"; // the seat a Play tap just took: its game starts on arrival
+
 export async function askAndPlay(format, name) {
   await ensurePlayer(name);
   const { match, entry } = await api.askMatch(format);
   rememberSeats([[entry.id, match.id]]);
+  try {
+    sessionStorage.setItem(START_KEY, String(entry.id));
+  } catch {
+    // no session storage: the game page asks "Ready?" instead
+  }
   location.hash = `#/play/${entry.id}`;
   return match;
+}
+
+/** True once for the seat a Play tap has just taken (the tap was the player's "start"): the game
+ * page then starts the game as soon as it is connected, with no second tap. */
+export function startOnArrival(entryId) {
+  try {
+    if (sessionStorage.getItem(START_KEY) !== String(entryId)) return false;
+    sessionStorage.removeItem(START_KEY);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** "2 players" / "head to head". */

@@ -11,7 +11,7 @@ import { helpPanel } from "../game/help.js";
 import { buildHud } from "../game/hud.js";
 import { fillOver, hasReveals, OUTCOMES_SHORT } from "../game/over.js";
 import { Standing } from "../game/standing.js";
-import { matchOfEntry, rememberSeats } from "../matches/common.js";
+import { matchOfEntry, rememberSeats, startOnArrival } from "../matches/common.js";
 import { loadMatch } from "../matches/ingame.js";
 
 export function mount(main, entryIdText) {
@@ -297,6 +297,13 @@ export function mount(main, entryIdText) {
         el("p", {}, `The server starts every entrant's game at the same moment; your clock (${clock(s.time_limit)}) `,
           "runs from then, whether or not this page is open."),
         el("p", { class: "big-countdown" }, countdown(s.starts_at, "Your game starts in", "Starting\u2026")));
+      return;
+    }
+    if (s.status === "joined" && startOnArrival(entryId)) {
+      // Seated by a tap on Play: that tap was the start.
+      startPanel.replaceChildren(el("h2", {}, "Dealing\u2026"),
+        el("p", {}, `Your clock (${clock(s.time_limit)}) starts now, on the server.`));
+      socket.start();
       return;
     }
     const button = el("button", { class: "btn primary big", "data-action": "start",
