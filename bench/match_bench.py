@@ -18,9 +18,11 @@ What it does:
 3. for each rate of ``--rates``, two steps of ``--seconds`` each, open loop (an ask's latency
    counts from when it was due): fresh players of the hosts' ratings ask, each filling the oldest
    waiting match of its band (the bench first seats as many new hosts as the step will fill, so at
-   least ``--waiting`` matches wait throughout); then players of ratings far from all others ask,
-   each opening a match (a fresh seed and its commitment). The ratings are written to PostgreSQL
-   (``ratings``) before the players ask, as a finished rated event leaves them. Reports asks a
+   least ``--waiting`` matches wait throughout, and ANALYZEs the database as autovacuum would have
+   by then on a PostgreSQL left at its defaults; ``--no-analyze`` skips it); then players of
+   ratings far from all others ask, each opening a match (a fresh seed and its commitment). The
+   ratings are written to PostgreSQL (``ratings``) before the players ask, as a finished rated
+   event leaves them. Reports asks a
    second answered, latency p50/p95/p99/max, statuses, and the server's and PostgreSQL's CPU per ask;
 4. ``--moves RATE`` (default 1,000 a second): ``--players`` bots seated in matches and as many in a
    tournament of the same game play legal moves (bench/loadgen.py) at RATE for ``--seconds`` each:
@@ -140,6 +142,18 @@ class Askers:
             f"{self.url}/api/matches", json={"format": fmt}, headers={"authorization": f"Bearer {token}"}
         )
         return int(r.status_code)
+
+
+async def analyze(db_url: str) -> None:
+    """Statistics as autovacuum keeps them on a PostgreSQL left at its defaults (a machine whose
+    PostgreSQL runs with autovacuum off would plan on none: ``--no-analyze`` measures that)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(db_url)
+    try:
+        await conn.execute("ANALYZE")
+    finally:
+        await conn.close()
 
 
 async def waiting(http: Any, url: str, fmt: str) -> int:
@@ -328,6 +342,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 # As many new hosts as the step fills: at least --waiting matches wait throughout. The
                 # askers take the seats of the oldest hosts, one each (a rating of its band).
                 hosts += await seat_hosts(askers, args.format, n)
+                if args.analyze:
+                    await analyze(db_url)
                 before = await waiting(http, server.url, args.format)
                 filled, hosts = hosts[:n], hosts[n:]
                 row = await step(askers, server, pg, args.format, filled, rate)
@@ -346,7 +362,10 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         if server is not None:
             server.stop()
-        await drop_db(args.pg, name)
+        if args.keep_db:
+            print(f"kept database {name} (drop it yourself)", file=sys.stderr)
+        else:
+            await drop_db(args.pg, name)
         await drop_redis_keys(args.redis, prefix)
 
 
@@ -365,6 +384,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pin", choices=["cores", "none"], default="cores")
     parser.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--json", metavar="FILE")
+    parser.add_argument(
+        "--no-analyze",
+        dest="analyze",
+        action="store_false",
+        help="do not ANALYZE the database once the hosts are seated (as autovacuum would)",
+    )
+    parser.add_argument("--keep-db", action="store_true", help="keep the database afterwards (to look into its plans)")
     args = parser.parse_args(argv)
     args.rates = [float(r) for r in args.rates.split(",")]
     try:

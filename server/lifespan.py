@@ -22,7 +22,7 @@ from .play.runtime import Play
 from .players.signouts import Signouts
 from .storage.available import wait_for_database
 from .storage.embedded import Embedded
-from .storage.migrations import migrate
+from .storage.migrations import migrate, warn_without_autovacuum
 from .storage.pool import connection, create_pool
 from .storage.redis_client import connect
 from .tournaments.clock import run_clock
@@ -46,6 +46,7 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
                 redis_url = await asyncio.to_thread(embedded.redis_url)
             async with connection(database_url, config.db_timeout) as conn:  # migrations may take long
                 await migrate(conn)
+                await warn_without_autovacuum(conn)
             pool = await create_pool(database_url, config.pool_size, config.db_timeout)
             redis = connect(redis_url, config.redis_pool_size)
             admin = config.admin_token

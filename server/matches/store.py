@@ -22,54 +22,74 @@ ORDINAL_SQL = """coalesce((SELECT r.mu - 3 * r.sigma FROM ratings r WHERE r.play
 # Band of a waiting match ``m``: $band either way, widened by $growth a whole minute waited.
 BAND_SQL = "($4::float8 + $5::float8 * floor(extract(epoch FROM now() - m.created_at) / 60))"
 
-# The oldest waiting match in band with a free seat, where the caller has no seat: walked in the
-# order of ``matches_waiting`` (format, created_at, id), so the walk ends at the first that will do
-# and the seat checks run only on matches in band; or, where the ratings of the waiting matches lie
-# far apart, read by ``matches_waiting_low`` around the caller's rating (within the widest band any
-# waiting match of the format has reached, so a bound no match in band is outside of), whichever
-# the planner finds cheaper. ``{others}`` leaves out the matches holding the
-# caller's last opponents (the first try) or nothing (the second).
-FIND_SQL = f"""
-    SELECT m.id, m.tournament_id, m.taken, m.seats FROM matches m
-     WHERE m.format = $1 AND m.status = 'waiting' AND m.taken < m.seats
+# Where a waiting match of format $1 will do for the caller ($2 its rating, $3 its id; $4 band, $5
+# growth): a free seat, every seated player in its band (``low`` within the widest band any waiting
+# match has reached, $7: a bound no match in band lies outside of), no seat of the caller's, and
+# none of the caller's last opponents ($6; empty: any opponent).
+WILL_DO_SQL = f"""m.format = $1 AND m.status = 'waiting' AND m.taken < m.seats
        AND m.low BETWEEN $2::float8 - $7::float8 AND $2::float8 + $7::float8
        AND m.low >= $2::float8 - {BAND_SQL} AND m.high <= $2::float8 + {BAND_SQL}
-       AND NOT EXISTS (SELECT 1 FROM entries e
-                        WHERE e.tournament_id = m.tournament_id AND e.player_id = $3 AND NOT e.practice)
-       {{others}}
+       AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.tournament_id = m.tournament_id AND NOT e.practice
+                          AND (e.player_id = $3 OR e.player_id = ANY($6::bigint[])))"""
+
+# The oldest waiting match that will do, two ways, each planned for its case whatever the planner
+# believes of the table's size. Many matches near the caller's rating: walked in the order of
+# ``matches_waiting`` (format, created_at, id), the walk ending at the first that will do. Few: those
+# few read by ``matches_waiting_low`` (format, low) around the caller's rating, then the oldest of them
+# (a walk would read every waiting match, in vain, to open a match for a rating nobody waits near).
+NEAR_CAP = 32  # past this many waiting near the caller's rating, walk
+WALK_SQL = f"""
+    SELECT m.id, m.tournament_id FROM matches m
+     WHERE {WILL_DO_SQL}
      ORDER BY m.created_at, m.id
      LIMIT 1
        FOR UPDATE OF m SKIP LOCKED"""
-FIND_NEW_OPPONENTS_SQL = FIND_SQL.format(
-    others="""AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.tournament_id = m.tournament_id
-                                  AND e.player_id = ANY($6::bigint[]) AND NOT e.practice)"""
-)
-WIDEST_SQL = """
-    SELECT $4::float8 + $5::float8 * floor(extract(epoch FROM now() - min(created_at)) / 60)
-      FROM matches WHERE format = $3 AND status = 'waiting'"""
-FIND_ANY_SQL = FIND_SQL.format(others="").replace("$7", "$6")
+NEAR_SQL = f"""
+    SELECT m.id, m.tournament_id
+      FROM unnest(ARRAY(SELECT n.id FROM matches n
+                         WHERE n.format = $1 AND n.status = 'waiting'
+                           AND n.low BETWEEN $2::float8 - $7::float8 AND $2::float8 + $7::float8
+                         ORDER BY n.low LIMIT {2 * NEAR_CAP})) AS near (id)
+      JOIN matches m ON m.id = near.id
+     WHERE {WILL_DO_SQL}
+     ORDER BY m.created_at, m.id
+     LIMIT 1
+       FOR UPDATE OF m SKIP LOCKED"""
 
-# The opponents of the player's latest match (not twice in a row against them, when another will do).
+# The opponents of the player's latest match (not twice in a row against them, when another will
+# do): its entries newest first (``entries_player_latest``) to the first that is a match's seat.
 PREVIOUS_SQL = """
     SELECT coalesce(array_agg(o.player_id), '{}') FROM entries o
      WHERE o.tournament_id = (SELECT e.tournament_id FROM entries e JOIN matches m ON m.tournament_id = e.tournament_id
                                WHERE e.player_id = $1 AND NOT e.practice ORDER BY e.id DESC LIMIT 1)
        AND o.player_id <> $1 AND NOT o.practice"""
 
-# The player's entries (by ``entries_player``), each one's tournament looked up by its key: a scalar
-# subquery is never turned into a join, which statistics not yet caught up with a table's growth
-# could plan as a scan of every tournament for every ask.
+# The player's entries (by ``entries_player_latest``), each one's tournament looked up by its key: a
+# scalar subquery is never turned into a join, which statistics not yet caught up with a table's
+# growth could plan as a scan of every tournament for every ask.
 OPEN_COUNT_SQL = """
     SELECT count(*) FROM entries e
      WHERE e.player_id = $1 AND NOT e.practice
        AND (SELECT t.kind = 'match' AND t.finished_at IS NULL FROM tournaments t WHERE t.id = e.tournament_id)"""
 
 # What an ask needs to know first, in one round trip: the player's matches not over, its rating in
-# the format's game, its last opponents, the widest band of the format's waiting matches (null when
-# none waits). $1 player, $2 game, $3 format, $4 band, $5 growth.
+# the format's game, its last opponents, the widest band of the format's waiting matches (from the
+# oldest, the first of ``matches_waiting``; null when none waits), and how many waiting matches lie
+# near the caller's rating (within that widest band; counted to NEAR_CAP, by ``matches_waiting_low``).
+# $1 player, $2 game, $3 format, $4 band, $5 growth.
 FACTS_SQL = f"""
-    SELECT ({OPEN_COUNT_SQL}) AS open, {ORDINAL_SQL.format(player="$1", game="$2")} AS rating,
-           ({PREVIOUS_SQL}) AS previous, ({WIDEST_SQL}) AS widest"""
+    WITH r AS MATERIALIZED (SELECT {ORDINAL_SQL.format(player="$1", game="$2")} AS rating),
+         w AS MATERIALIZED (
+             SELECT $4::float8 + $5::float8 * floor(extract(epoch FROM now() - o.created_at) / 60) AS widest
+               FROM (SELECT created_at FROM matches WHERE format = $3 AND status = 'waiting'
+                      ORDER BY created_at LIMIT 1) o)
+    SELECT ({OPEN_COUNT_SQL}) AS open, (SELECT rating FROM r) AS rating, ({PREVIOUS_SQL}) AS previous,
+           (SELECT widest FROM w) AS widest,
+           (SELECT count(*) FROM (SELECT 1 FROM matches n
+                                   WHERE n.format = $3 AND n.status = 'waiting'
+                                     AND n.low BETWEEN (SELECT rating FROM r) - (SELECT widest FROM w)
+                                                   AND (SELECT rating FROM r) + (SELECT widest FROM w)
+                                   ORDER BY n.low LIMIT {NEAR_CAP}) x) AS near"""
 
 MATCH_SQL = """
     SELECT m.id, m.format, m.seats, m.taken, m.tournament_id, m.created_at,
@@ -201,12 +221,13 @@ async def ask(db: asyncpg.Pool, fmt: MatchFormat, player_id: int, address: bytes
             raise OpenLimit
         rating, previous, widest = facts["rating"], facts["previous"], facts["widest"]
         found = None
-        if widest is not None:  # some match waits
+        if facts["near"]:  # some match waits near the caller's rating
+            find = NEAR_SQL if facts["near"] < NEAR_CAP else WALK_SQL
             args = (fmt.name, rating, player_id, timing.band, timing.growth)
-            if previous:  # not twice in a row against the same opponent when another match will do
-                found = await conn.fetchrow(FIND_NEW_OPPONENTS_SQL, *args, previous, widest)
-            if found is None:
-                found = await conn.fetchrow(FIND_ANY_SQL, *args, widest)
+            # Not twice in a row against the same opponent when another match will do.
+            found = await conn.fetchrow(find, *args, previous, widest)
+            if found is None and previous:
+                found = await conn.fetchrow(find, *args, [], widest)
         if found is None:
             return await _open(conn, fmt, player_id, address, rating, timing)
         seat = await conn.fetchrow(

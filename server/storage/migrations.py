@@ -56,3 +56,16 @@ async def migrate(conn: Connection, directory: Traversable = SCHEMA) -> list[int
         return applied
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1)", _LOCK_KEY)
+
+
+async def warn_without_autovacuum(conn: Connection) -> bool:
+    """Log a warning when the database runs with autovacuum off: PostgreSQL then never gathers the
+    statistics it plans the server's queries on (or takes back dead rows), and plans made on none
+    can read whole tables where an index would do. True when it is on."""
+    on = await conn.fetchval("SELECT current_setting('autovacuum')::bool")
+    if not on:
+        log.warning(
+            "PostgreSQL runs with autovacuum off: turn it on (the default), or ANALYZE the database "
+            "regularly, or queries are planned without statistics"
+        )
+    return bool(on)
