@@ -76,9 +76,11 @@ export function mount(main, idText) {
   function waiting(m, seat, entryId) {
     const mineDone = seat && DONE.has(seat.status);
     const free = m.seats - m.players.length;
+    const allDone = free === 0 && m.players.every((p) => DONE.has(p.status));
     const says = mineDone
       ? (free > 0 ? `Waiting for ${free === 1 ? "an opponent" : `${free} opponents`}: your game is in.`
-        : "Waiting for your opponents to finish: your game is in.")
+        : allDone ? "Every game is in: the result comes in a moment."
+          : "Waiting for your opponents to finish: your game is in.")
       : seat ? "Your seat is kept: play your game whenever you are ready." : "This match is not over yet.";
     const actions = [];
     if (seat && !DONE.has(seat.status) && entryId) {
