@@ -130,8 +130,8 @@ async def _open_pairing(
     game_id = await conn.fetchval(
         """INSERT INTO tournaments (name, settings, seed, salt, commitment, opens_at, closes_at, start, listed, rated,
                                     kind, parent_id, entry_count, organiser_id, club_id)
-           VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $6::timestamptz + make_interval(secs => $7), 'together', false, $8,
-                   'bracket_game', $9, 2, $10, $11)
+           VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $6::timestamptz + make_interval(secs => $7), 'together',
+                   false, $8, 'bracket_game', $9, 2, $10, $11)
            RETURNING id""",
         f"{bracket['name']}: round {round_}, pairing {slot}",
         settings,

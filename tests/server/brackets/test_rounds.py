@@ -21,7 +21,7 @@ async def test_five_entrants_byes_rounds_and_champion_with_nobody_connected(
             await set_rating(bracket_db, pid, 40.0 - 10 * rank)
     cup = create(bapi)
     assert cup["status"] == "scheduled" and cup["seed"] is None and cup["rounds"] == []
-    for pid, token in reversed(field):  # joined in reverse: seeding goes by rating, not by joining
+    for _, token in reversed(field):  # joined in reverse: seeding goes by rating, not by joining
         entry = join(bapi, cup["id"], token)
         assert entry["bracket_id"] == cup["id"] and "round" not in entry
     open_soon(bapi, cup["id"])
