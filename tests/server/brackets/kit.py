@@ -69,3 +69,24 @@ def players(api: Api, count: int) -> list[tuple[int, str]]:
 def seeds_of(found: dict[str, Any], round_: int = 1) -> list[list[int]]:
     """The seeds of each pairing of a round, in slot order."""
     return [[p["seed"] for p in pairing["players"]] for pairing in found["rounds"][round_ - 1]["pairings"]]
+
+
+async def play_game(ws_url: str, entry_id: int, token: str, reveal: bool = True) -> dict[str, Any]:
+    """Wait for the server to start the game (together), turn column 0's top card over, and end it."""
+    from tests.client import Player
+    from tests.server.helpers import FREE
+
+    player, state = await Player.connect(ws_url, entry_id, token)
+    try:
+        while state["status"] != "playing":
+            state = await player.recv()
+        if reveal:
+            answer = await player.play({"type": "move", "from": 0, "count": 1, "to": FREE})
+            assert answer["type"] == "result", answer
+        answer = await player.play({"type": "end"})
+        if answer["type"] == "result":
+            answer = await player.recv()
+        assert answer["type"] == "over", answer
+        return answer
+    finally:
+        await player.close()
