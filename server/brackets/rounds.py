@@ -31,7 +31,7 @@ CLOSE_MARGIN_SECONDS = 30
 # The bracket's row and what its rounds need of its tournament, locked for one step.
 LOCK_SQL = """
     SELECT b.id, b.break_seconds, b.rated, b.size, b.rounds, b.seeded_at, t.name, t.settings, t.seed, t.salt,
-           t.opens_at, t.organiser_id, t.club_id
+           t.opens_at
       FROM brackets b JOIN tournaments t ON t.id = b.id
      WHERE b.id = $1 AND b.done_at IS NULL
        FOR UPDATE OF b SKIP LOCKED"""
@@ -110,7 +110,9 @@ async def _open_pairing(
 ) -> None:
     """The pairing's row and, with two players, its game: a tournament of its own on the deal of
     ``<seed>/<round>``, started together at ``starts_at``, its two entries made here (the higher seed
-    first). A bye (one player) wins at once; a pairing of nobody (both sides out) is decided empty."""
+    first). The game has no organiser or club of its own: no club's list or export shows it; the
+    bracket's routes manage it. A bye (one player) wins at once; a pairing of nobody (both sides
+    out) is decided empty."""
     if first is None or second is None:
         alone = first or second
         await conn.execute(
@@ -129,9 +131,9 @@ async def _open_pairing(
     seed = f"{bracket['seed']}/{round_}"
     game_id = await conn.fetchval(
         """INSERT INTO tournaments (name, settings, seed, salt, commitment, opens_at, closes_at, start, listed, rated,
-                                    kind, parent_id, entry_count, organiser_id, club_id)
+                                    kind, parent_id, entry_count)
            VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $6::timestamptz + make_interval(secs => $7), 'together',
-                   false, $8, 'bracket_game', $9, 2, $10, $11)
+                   false, $8, 'bracket_game', $9, 2)
            RETURNING id""",
         f"{bracket['name']}: round {round_}, pairing {slot}",
         settings,
@@ -142,8 +144,6 @@ async def _open_pairing(
         float(settings["time_limit"] + CLOSE_MARGIN_SECONDS),
         bracket["rated"],
         bracket["id"],
-        bracket["organiser_id"],
-        bracket["club_id"],
     )
     entries = await conn.fetch(
         """INSERT INTO entries (tournament_id, player_id, ordinal)
