@@ -12,6 +12,8 @@ from litestar.datastructures import CacheControlHeader
 from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
+from .brackets import organiser_routes as bracket_organiser
+from .brackets import routes as brackets
 from .communities import clubs, exports, organisers, privacy, roster
 from .competitions import practice, profiles, teams
 from .competitions.analysis import routes as analysis
@@ -53,6 +55,8 @@ ROUTES: list[ControllerRouterHandler] = [
     *practice.ROUTES,  # a finished tournament's deal played again, unranked; my practice games
     *analysis.ROUTES,  # where a finished game's win was lost
     *matches.ROUTES,  # matches: formats, asking, reading, leaving a seat, replays once over
+    *brackets.ROUTES,  # knockout brackets: create, list, read, join, replays once finished
+    *bracket_organiser.ROUTES,  # a bracket's edit, cancel, disqualify
     play_socket,  # /ws/play/{entry_id}
     watch_socket,  # /ws/watch/{tournament_id}
     health,

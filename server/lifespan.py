@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 
 from litestar import Litestar
 
+from .brackets.clock import run_clock as run_brackets_clock
 from .competitions.analysis.routes import Analyses
 from .config import Config
 from .core import Core
@@ -72,12 +73,14 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             tune_gc()
             clock = asyncio.create_task(run_clock(core, boards, pars))
             matches_clock = asyncio.create_task(run_matches_clock(core))  # start and wait timeouts, ends
+            brackets_clock = asyncio.create_task(run_brackets_clock(core))  # seeding, rounds, champions
             try:
                 yield
             finally:
                 clock.cancel()
                 matches_clock.cancel()
-                await asyncio.gather(clock, matches_clock, return_exceptions=True)
+                brackets_clock.cancel()
+                await asyncio.gather(clock, matches_clock, brackets_clock, return_exceptions=True)
                 await analyses.close()
                 await pars.close()
                 await boards.stop()

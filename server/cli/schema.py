@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from ..brackets.messages import Bracket, BracketCreate, BracketDisqualify, BracketEdit
 from ..communities.messages import (
     Club,
     ClubCreate,
@@ -102,6 +103,10 @@ def json_schema() -> dict[str, Any]:
             MatchFormatOut,
             Match,
             MatchSeat,
+            BracketCreate,
+            BracketEdit,
+            BracketDisqualify,
+            Bracket,
             ClientMessage,
             ServerMessage,
         ],

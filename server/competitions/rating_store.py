@@ -121,7 +121,8 @@ async def recent_results(
     """The player's latest ranked results in finished tournaments, newest first, with the rating
     each rated one left it with. ``seen``: (every one, an organiser's own, clubs' ones) besides the
     listed tournaments: an unlisted one is shown only to those who see it in the tournaments' list.
-    A match's (docs/matches.md) is shown to all once it is over (``match_id``: the match)."""
+    A match's (docs/matches.md) is shown to all once it is over (``match_id``: the match), a bracket's
+    game once its bracket is over."""
     return await db.fetch(
         """SELECT t.id AS tournament_id, t.name AS tournament, t.finished_at, t.settings, s.rank, s.final_score,
                   (SELECT count(*) FROM standings a WHERE a.tournament_id = t.id) AS entrants,
@@ -129,8 +130,10 @@ async def recent_results(
              FROM standings s JOIN tournaments t ON t.id = s.tournament_id
              LEFT JOIN rating_history h ON h.tournament_id = s.tournament_id AND h.player_id = s.player_id
             WHERE s.player_id = $1 AND t.finished_at IS NOT NULL AND t.cancelled_at IS NULL
-              AND (t.listed OR t.kind = 'match' OR $3::boolean OR t.organiser_id = $4::bigint
+              AND (t.listed OR t.kind IN ('match', 'bracket_game') OR $3::boolean OR t.organiser_id = $4::bigint
                    OR t.club_id = ANY($5::bigint[]))
+              AND (t.kind <> 'bracket_game'
+                   OR (SELECT b.finished_at IS NOT NULL FROM tournaments b WHERE b.id = t.parent_id))
             ORDER BY t.finished_at DESC, t.id DESC LIMIT $2""",
         player_id,
         limit,

@@ -39,6 +39,7 @@ class LiveGame:
     team: TeamTag | None = None  # in a team battle, the club the entry plays for
     practice: bool = False  # played after the finish: on no board, in no standings
     match_id: int | None = None  # a match's seat: on no board (the match is hidden until over)
+    hidden: bool = False  # a match's seat or a bracket's game: on no board
     # Several deals (server/play/deals.py): the deal played now (or last), of how many, and the
     # sums of the earlier deals' final scores, time left and moves (0 on deal 1).
     deal: int = 1
@@ -112,6 +113,7 @@ async def load(db: asyncpg.Pool, entry_id: int) -> LiveGame | None:
         team=team_of(row),
         practice=row["practice"],
         match_id=row["match_id"],
+        hidden=row["hidden"],
         deal=row["deal"],
         deals=deal_count(row["settings"]),
         score_before=row["score_before"],

@@ -295,7 +295,7 @@ class PlaySession:
         started = await store.start_together(self.db, live.tournament_id)
         if live.deals > 1:  # and the next deal of every entry whose round has come
             started += await deals.next_together(self.db, live.tournament_id)
-        for record in started:
+        for record in (r for r in started if not r.get("hidden")):  # matches, brackets' games: no board
             await self.boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
         await self._reload()  # still waiting (the database's clock a moment behind): the timer looks again
         if self.live is not None and (self.live.status, self.live.deal) != before:
@@ -362,7 +362,7 @@ class PlaySession:
     async def _publish(self) -> None:
         live = self.live
         assert live is not None
-        if live.practice or live.match_id is not None:  # on no leaderboard
+        if live.practice or live.hidden:  # on no leaderboard
             return
         await self.boards.publish(live.tournament_id, live.ordinal, live.row())
 

@@ -9,20 +9,23 @@ import asyncpg
 
 from ..storage.pool import Connection, Db
 
-# A record's tournament is a match's (``u.tournament_id``): its seats are on no leaderboard (the match
-# is hidden until over, then its standings are PostgreSQL's).
-HIDDEN = "(SELECT t.kind = 'match' FROM tournaments t WHERE t.id = u.tournament_id) AS hidden"
+# A record's tournament is a match's or a bracket's game (``u.tournament_id``): its entries are on no
+# leaderboard (hidden until over, then its standings are PostgreSQL's).
+HIDDEN = "(SELECT t.kind <> 'tournament' FROM tournaments t WHERE t.id = u.tournament_id) AS hidden"
 
-# An entry with what its game needs of its player and tournament (and its match, a match's seat). A
-# practice entry (played after the finish) starts when its player says, whatever the tournament did.
+# An entry with what its game needs of its player and tournament (and its match, a match's seat;
+# ``hidden``: a match's or a bracket's game, on no board). A practice entry (played after the finish)
+# starts when its player says, whatever the tournament did. A bracket's own entries (joining it) are
+# no game: none is found for them.
 PLAY_SQL = """
     SELECT e.id, e.tournament_id, e.player_id, p.name AS player, e.ordinal, e.status, e.score, e.final_score,
            e.time_left, e.started_at, e.deadline, e.moves, e.last_seq, e.epoch, e.practice,
            e.deal, e.score_before, e.time_before, e.moves_before,
            t.settings, t.seed, CASE WHEN e.practice THEN 'own' ELSE t.start END AS start, t.opens_at,
            e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name,
-           (SELECT m.id FROM matches m WHERE m.tournament_id = t.id) AS match_id
-      FROM entries e JOIN players p ON p.id = e.player_id JOIN tournaments t ON t.id = e.tournament_id"""
+           (SELECT m.id FROM matches m WHERE m.tournament_id = t.id) AS match_id, t.kind <> 'tournament' AS hidden
+      FROM entries e JOIN players p ON p.id = e.player_id
+      JOIN tournaments t ON t.id = e.tournament_id AND t.kind <> 'bracket'"""
 
 
 async def entry(db: Db, entry_id: int) -> asyncpg.Record | None:
@@ -53,14 +56,15 @@ async def start_together(db: asyncpg.Pool, tournament_id: int | None = None) -> 
 
     One statement: any number of server processes may run it at once, and each entry is started
     exactly once (a row another process has just started no longer matches ``status = 'joined'``).
+    A bracket starts nothing itself: its games are tournaments of their own (``hidden``: on no board).
     An entry whose join committed a moment after the start is started by the next run, on the
     same clock: ``started_at = opens_at``, ``deadline = closes_at`` (with several deals, deal 1 ends
     one time limit after the opening: server/play/deals.py starts the next ones).
     """
     return await db.fetch(
-        """WITH t AS MATERIALIZED (  -- the together tournaments due, read once: few, among many others
+        f"""WITH t AS MATERIALIZED (  -- the together tournaments due, read once: few, among many others
                SELECT id, opens_at, closes_at, settings FROM tournaments
-                WHERE start = 'together' AND finished_at IS NULL AND opens_at <= now()
+                WHERE start = 'together' AND finished_at IS NULL AND opens_at <= now() AND kind <> 'bracket'
                   AND ($1::bigint IS NULL OR id = $1)
            ), u AS (
                UPDATE entries e SET status = 'playing', started_at = t.opens_at,
@@ -70,7 +74,8 @@ async def start_together(db: asyncpg.Pool, tournament_id: int | None = None) -> 
                 WHERE t.id = e.tournament_id AND e.status = 'joined' AND NOT e.practice
             RETURNING e.id, e.tournament_id, e.ordinal, e.player_id, e.status, e.score, e.final_score, e.time_left,
                       e.team_id)
-           SELECT u.*, p.name AS player, (SELECT c.name FROM clubs c WHERE c.id = u.team_id) AS team_name
+           SELECT u.*, p.name AS player, (SELECT c.name FROM clubs c WHERE c.id = u.team_id) AS team_name,
+                  {HIDDEN}
              FROM u JOIN players p ON p.id = u.player_id""",
         tournament_id,
     )

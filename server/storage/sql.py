@@ -10,8 +10,12 @@ STATUS_SQL = """CASE WHEN t.cancelled_at IS NOT NULL THEN 'cancelled'
                      ELSE 'closing' END"""
 
 # A tournament (alias ``t``) that no tournament route, list, board or socket shows: a match's
-# (docs/matches.md) until it is over. Its seat's players see their own game on the play socket only.
-HIDDEN_SQL = "(t.kind = 'match' AND t.finished_at IS NULL)"
+# (docs/matches.md) until it is over, a bracket's game until its bracket is over (a round's deal stays
+# unknown to the players of later rounds), and a bracket itself (read through /api/brackets). Their
+# players see their own game on the play socket only.
+HIDDEN_SQL = """(t.kind = 'bracket' OR (t.kind = 'match' AND t.finished_at IS NULL)
+                 OR (t.kind = 'bracket_game'
+                     AND (SELECT b.finished_at IS NULL FROM tournaments b WHERE b.id = t.parent_id)))"""
 
 # Ranking of docs/rules.md (entries aliased ``e``): higher score first, then more time remaining at the
 # end, then the earlier entry. Running games count as 0 seconds remaining until they end.

@@ -36,7 +36,7 @@ async def sweep_once(
     """Start the games of tournaments that start together (and their next deals), end overdue games
     and finish closed tournaments. Returns how many games timed out and the tournaments finished."""
     db = core.db
-    for record in await play_store.start_together(db):
+    for record in (r for r in await play_store.start_together(db) if not r["hidden"]):  # brackets' games: no board
         await boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
     timed_out = await play_store.time_out(db)
     for record in (r for r in timed_out if not (r["practice"] or r["hidden"])):  # practice, matches: on no board
@@ -70,7 +70,7 @@ async def _status_changes(core: Core, boards: Boards, seen: dict[int, str]) -> N
     """Tell watchers when a tournament opens or starts closing (both follow from the clock)."""
     rows = await core.db.fetch(
         f"SELECT t.id, {STATUS_SQL} AS status FROM tournaments t "
-        "WHERE (t.finished_at IS NULL OR t.finished_at > now() - interval '1 minute') AND t.kind <> 'match'"
+        "WHERE (t.finished_at IS NULL OR t.finished_at > now() - interval '1 minute') AND t.kind = 'tournament'"
     )
     for row in rows:
         if seen.get(row["id"], row["status"]) != row["status"]:

@@ -10,6 +10,7 @@ from typing import Any
 import asyncpg
 import msgspec
 from litestar.exceptions import HTTPException
+from msgspec import UNSET
 
 from spidertour.engine import EngineError, Settings
 
@@ -65,6 +66,7 @@ def tournament_out(row: asyncpg.Record, viewer: Viewer | None = None) -> p.Tourn
 
 
 def entry_out(row: asyncpg.Record) -> p.Entry:
+    bracket_id, round_ = row.get("bracket_id"), row.get("round")
     return p.Entry(
         id=row["id"],
         tournament_id=row["tournament_id"],
@@ -77,6 +79,8 @@ def entry_out(row: asyncpg.Record) -> p.Entry:
         time_left=row["time_left"],
         started_at=row["started_at"],
         deadline=row["deadline"],
+        bracket_id=UNSET if bracket_id is None else bracket_id,
+        round=UNSET if round_ is None else round_,
     )
 
 

@@ -39,7 +39,7 @@ def _entries_closed(tour: asyncpg.Record) -> str | None:
     return None
 
 
-async def _join_body(request: Request[Any, Any, Any]) -> p.JoinBody:
+async def join_body(request: Request[Any, Any, Any]) -> p.JoinBody:
     """The join body: optional (none, or ``{"entry_code": ..., "team": ...}``)."""
     if not await request.body():
         return p.JoinBody()
@@ -83,7 +83,7 @@ async def join(request: Request[Any, Any, Any], tournament_id: int) -> p.Entry:
     with Retry-After); a wrong code counts twice."""
     db = core_of(request).db
     player = await require_player(request)
-    body = await _join_body(request)
+    body = await join_body(request)
     tour = await find_tournament(db, tournament_id)
     team_shape(tour["teams_top"], body.team, tournament_id)
     await check_access(request, tour, player["id"], body.entry_code)

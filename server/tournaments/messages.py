@@ -245,6 +245,10 @@ class Entry(Struct):
     time_left: int | None
     started_at: datetime | None
     deadline: datetime | None
+    # A knockout bracket's (docs/matches.md): its id, on the entry that joined it and on each of its
+    # games, which also carries its ``round`` (both left out otherwise).
+    bracket_id: int | UnsetType = UNSET
+    round: int | UnsetType = UNSET
 
 
 class Standing(Struct):

@@ -141,10 +141,19 @@ async def replays(request: Request[Any, Any, Any], tournament_id: int) -> Respon
 
 async def replay_response(db: asyncpg.Pool, tour: asyncpg.Record) -> Response[bytes]:
     """A finished tournament's replays (a match's too: docs/matches.md), one docs/replay.md line a game."""
+    return ndjson(await game_lines(db, tour))
+
+
+def ndjson(lines: list[bytes]) -> Response[bytes]:
+    return Response(b"\n".join(lines) + (b"\n" if lines else b""), media_type="application/x-ndjson")
+
+
+async def game_lines(db: asyncpg.Pool, tour: asyncpg.Record, extra: dict[str, Any] | None = None) -> list[bytes]:
+    """A finished tournament's games as docs/replay.md lines, each with ``extra``'s fields (a bracket's
+    game: its ``round``)."""
     tournament_id = tour["id"]
     if deal_count(tour["settings"]) > 1:  # one line per entry and deal (docs/competitions.md)
-        lines = await replay_lines(db, tour)
-        return Response(b"\n".join(lines) + (b"\n" if lines else b""), media_type="application/x-ndjson")
+        return await replay_lines(db, tour)
     lines = []
     time_limit = tour["settings"]["time_limit"]
     for r in await store.replays(db, tournament_id):
@@ -166,8 +175,8 @@ async def replay_response(db: asyncpg.Pool, tour: asyncpg.Record) -> Response[by
         }
         if r["disqualified"] is not None:
             game["disqualified"] = r["disqualified"]
-        lines.append(msgspec.json.encode(game))
-    return Response(b"\n".join(lines) + (b"\n" if lines else b""), media_type="application/x-ndjson")
+        lines.append(msgspec.json.encode({**game, **(extra or {})}))
+    return lines
 
 
 @get("/api/tournaments/{tournament_id:int}/par", responses=errors(403, 404))

@@ -41,7 +41,9 @@ ENTRY_SQL = """
     SELECT e.id, e.tournament_id, e.player_id, p.name AS player, e.status, e.score, e.reveals, e.sequences,
            e.final_score, e.time_left, e.started_at, e.deadline, e.created_at, e.moves, e.last_seq, e.epoch,
            e.ordinal, t.name AS tournament,
-           e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
+           e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name,
+           CASE t.kind WHEN 'bracket' THEN t.id WHEN 'bracket_game' THEN t.parent_id END AS bracket_id,
+           (SELECT bp.round FROM bracket_pairings bp WHERE bp.tournament_id = t.id) AS round
       FROM entries e JOIN players p ON p.id = e.player_id JOIN tournaments t ON t.id = e.tournament_id"""
 
 MAX_ENTRANTS = (1 << 19) - 1
@@ -76,8 +78,10 @@ async def create_tournament(
     access: Access | None = None,
     series_id: int | None = None,
     teams_top: int | None = None,
+    kind: str = "tournament",
 ) -> int | None:
-    """A new tournament; a certified one comes with the par its certification found, stored with it.
+    """A new tournament (``kind``: a bracket's is ``bracket``); a certified one comes with the par its
+    certification found, stored with it.
 
     None when its schedule already made the tournament of that occurrence.
     """
@@ -89,10 +93,10 @@ async def create_tournament(
         tid = await conn.fetchval(
             """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at, certified,
                                         schedule_id, occurrence, salt, start, organiser_id, club_id, entry_code,
-                                        listed, rated, rating_min, rating_max, series_id, teams_top)
+                                        listed, rated, rating_min, rating_max, series_id, teams_top, kind)
                SELECT $1::text, $2::jsonb, $3::text, $4::text, $5::timestamptz, $6::timestamptz, $7::boolean,
                       $8::bigint, $9::timestamptz, $10::text, $11::text, $12::bigint, $13::bigint, $14::text,
-                      $15::boolean, $16::boolean, $17::float8, $18::float8, $19::bigint, $20::int
+                      $15::boolean, $16::boolean, $17::float8, $18::float8, $19::bigint, $20::int, $21::text
                 WHERE NOT EXISTS (SELECT 1 FROM tournaments WHERE schedule_id = $8 AND occurrence = $9)
                ON CONFLICT (schedule_id, occurrence) DO NOTHING RETURNING id""",
             name,
@@ -115,6 +119,7 @@ async def create_tournament(
             access.rating_max,
             series_id,
             teams_top,
+            kind,
         )
         if tid is not None and par is not None:
             await save_par(conn, tid, par)
@@ -266,7 +271,7 @@ async def finish_due(db: asyncpg.Pool) -> list[tuple[int, list[asyncpg.Record]]]
     async with db.acquire() as conn, conn.transaction():
         due = await conn.fetch(
             """SELECT t.id FROM tournaments t
-                WHERE t.finished_at IS NULL AND t.closes_at <= now()
+                WHERE t.finished_at IS NULL AND t.closes_at <= now() AND t.kind <> 'bracket'
                   AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.tournament_id = t.id AND e.status = 'playing'
                                      AND NOT e.practice)
                 ORDER BY t.id

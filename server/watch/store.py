@@ -69,10 +69,10 @@ async def live_count(db: asyncpg.Pool, tournament_id: int) -> int:
 
 async def active_tournaments(db: asyncpg.Pool) -> list[int]:
     """Tournaments whose leaderboards live in Redis: not finished, and open or closing; never a match's
-    (hidden until over, then PostgreSQL's standings: it has no board, so thousands of matches in play
-    cost the clock's sweep nothing)."""
+    nor a bracket's or its games' (hidden until over, then PostgreSQL's standings: they have no board,
+    so thousands of matches in play cost the clock's sweep nothing)."""
     rows = await db.fetch(
-        "SELECT id FROM tournaments WHERE finished_at IS NULL AND opens_at <= now() AND kind <> 'match'"
+        "SELECT id FROM tournaments WHERE finished_at IS NULL AND opens_at <= now() AND kind = 'tournament'"
     )
     return [r["id"] for r in rows]
 
