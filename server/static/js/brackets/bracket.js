@@ -220,16 +220,17 @@ export function mount(main, idText) {
         button.disabled = false;
       }
     });
-    box.append(form, !me ? el("p", { class: "muted small" }, "Have an account? ",
+    box.append(form);
+    if (!me) box.append(el("p", { class: "muted small" }, "Have an account? ",
       el("a", { href: "#/account", "data-action": "sign-in", onclick: (e) => { e.preventDefault(); signInThenReturn(location.hash); } },
-        "Sign in"), " first.") : null);
+        "Sign in"), " first."));
     return box;
   }
 
   function championPanel(b) {
     if (b.status !== "finished" || !b.champion) return null;
     return el("div", { class: "panel bracket-champion", "data-field": "champion" },
-      el("span", { class: "trophy", "aria-hidden": "true" }, "\u{1F3C6}"),
+      el("span", { class: "trophy", "aria-hidden": "true" }, "\u2605"),
       el("div", {}, el("small", {}, "Champion"),
         el("b", {}, el("a", { href: `#/player/${b.champion.player_id}`, "data-field": "champion-name" }, b.champion.player))));
   }
@@ -278,16 +279,16 @@ export function mount(main, idText) {
       return el("li", { class: `side${won ? " winner" : ""}${lost ? " loser" : ""}${me && x.player_id === me.id ? " mine" : ""}`,
         "data-player": x.player_id, "data-seed": x.seed },
       el("span", { class: "seed", title: "seed" }, x.seed),
-      el("span", { class: "who" }, x.player, me && x.player_id === me.id ? el("span", { class: "you-tag" }, "you") : null),
+      el("span", { class: "pname" }, x.player, me && x.player_id === me.id ? el("span", { class: "you-tag" }, "you") : null),
       el("span", { class: "score", "data-field": "score",
         title: x.time_left === null || x.time_left === undefined ? "" : `${clock(x.time_left)} left` },
       bye ? "bye" : scoreText(x)),
       won ? el("span", { class: "mark", "aria-label": "winner" }, "\u2713") : el("span", { class: "mark" }));
     });
     while (!bye && rows.length < 2) rows.push(el("li", { class: "side empty" }, el("span", { class: "seed" }),
-      el("span", { class: "who muted" }, p.later ? "to be decided" : "nobody"), el("span", { class: "score" }), el("span", { class: "mark" })));
+      el("span", { class: "pname muted" }, p.later ? "to be decided" : "nobody"), el("span", { class: "score" }), el("span", { class: "mark" })));
     if (bye) rows.push(el("li", { class: "side empty bye-note" }, el("span", { class: "seed" }),
-      el("span", { class: "who muted" }, "a bye: through to the next round"), el("span", { class: "score" }), el("span", { class: "mark" })));
+      el("span", { class: "pname muted" }, "a bye: through to the next round"), el("span", { class: "score" }), el("span", { class: "mark" })));
     const champ = final && p.winner !== null;
     return el("li", { class: `pairing${bye ? " bye" : ""}${champ ? " champion" : ""}${p.later ? " later" : ""}`,
       "data-pairing": i + 1, "data-decided": p.winner !== null ? "true" : "false" }, el("ol", { class: "sides" }, rows));

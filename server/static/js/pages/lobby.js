@@ -276,7 +276,7 @@ export function mount(main) {
         el("div", {}, el("dt", {}, "Entrants"), el("dd", { "data-field": "entrants" }, b.entrants))),
       b.status === "scheduled" ? el("p", { class: "together", "data-field": "start" }, "Round 1 for everyone: ",
         countdown(b.opens_at)) : null,
-      champion ? el("p", { class: "winner", "data-field": "champion" }, "\u{1F3C6} ", el("b", {}, champion.player)) : null,
+      champion ? el("p", { class: "winner", "data-field": "champion" }, "Champion: ", el("b", {}, champion.player)) : null,
       el("div", { class: "row actions" },
         el("a", { class: `btn${b.status === "scheduled" && !joined || b.status === "running" ? " primary" : ""}`,
           href: `#/bracket/${b.id}`, "data-action": "bracket" },
