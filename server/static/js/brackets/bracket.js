@@ -33,8 +33,9 @@ export function mount(main, idText) {
   const champion = el("div", { class: "bracket-champion-box" });
   const tree = el("div", { class: "bracket-tree-box" });
   const games = el("div", { class: "bracket-games" });
+  const about = el("div", { class: "bracket-about" });
   const fair = el("div", { class: "bracket-fair" });
-  page.append(head, you, champion, tree, games, fair);
+  page.append(head, you, champion, tree, about, games, fair);
   main.append(page);
   let alive = true;
   let timer = null;
@@ -83,7 +84,8 @@ export function mount(main, idText) {
     const now = Date.now();
     const started = b.rounds.map((r) => new Date(r.starts_at).getTime() <= now);
     const me = player();
-    part("head", head, [b.name, b.status, b.entrants, b.settings, b.break_seconds, b.size, b.disqualified], () => header(b));
+    part("head", head, [b.name, b.status, b.settings, b.club], () => header(b));
+    part("about", about, [b.entrants, b.break_seconds, b.size, b.disqualified, b.opens_at, b.status], () => facts(b));
     part("you", you, [b, mine, started, me?.id ?? null, me?.handle ?? null], () => yourPanel(b, mine));
     part("champion", champion, [b.champion, b.status], () => championPanel(b));
     part("tree", tree, [b.rounds, b.size, b.status, me?.id ?? null], () => treePanel(b));
@@ -92,13 +94,19 @@ export function mount(main, idText) {
   }
 
   function header(b) {
-    const rounds = roundCount(b);
     return [
       el("header", { class: "page-head" }, el("h1", { "data-field": "name" }, b.name),
         el("span", { class: `badge st-${b.status}`, "data-field": "status" }, bracketStatus(b.status))),
       el("p", { class: "rules", "data-field": "rules" }, "Knockout \u00b7 ", describeSettings(b.settings), " \u00b7 ",
         clock(b.settings.time_limit), " a game"),
       accessNote(b),
+    ];
+  }
+
+  /** The bracket's numbers and how it is played, under the tree. */
+  function facts(b) {
+    const rounds = roundCount(b);
+    return [
       el("dl", { class: "facts bracket-facts" },
         el("div", {}, el("dt", {}, "Entrants"), el("dd", { "data-field": "entrants" }, b.entrants)),
         rounds ? el("div", {}, el("dt", {}, "Rounds"), el("dd", { "data-field": "rounds" }, rounds)) : null,
@@ -183,14 +191,16 @@ export function mount(main, idText) {
   function joinPanel(b, joined) {
     const opening = el("p", { class: "big-countdown", "data-field": "opening" },
       countdown(b.opens_at, "Seeding and round 1 in", "Seeding\u2026"));
+    const count = el("p", { class: "muted", "data-field": "joined-count" },
+      b.entrants === 1 ? "1 player in so far." : `${b.entrants} players in so far.`);
     if (joined) {
       return el("div", { class: "panel bracket-you-panel joined", "data-field": "you", "data-you": "joined" },
-        el("h2", {}, "You are in"), opening,
+        el("h2", {}, "You are in"), opening, count,
         el("p", {}, "At the opening the bracket is seeded by rating and round 1 starts for everyone at once. ",
           "Stay on this page: it leads you to your game."));
     }
     const me = player();
-    const box = el("div", { class: "panel bracket-join", "data-field": "join" }, el("h2", {}, "Join this bracket"), opening);
+    const box = el("div", { class: "panel bracket-join", "data-field": "join" }, el("h2", {}, "Join this bracket"), opening, count);
     const codeField = b.entry_code_needed ? el("label", { class: "field" }, el("span", {}, "Entry code"),
       el("input", { "data-field": "entry-code", maxlength: 64, autocomplete: "off", autocapitalize: "none",
         spellcheck: "false", value: code, oninput: (e) => { code = e.target.value; } })) : null;
