@@ -1,9 +1,9 @@
 """``spidertour``: the project's one command line.
 
 The server (``serve``, ``migrate``, ``schema``), the organiser's commands against a running server
-(``tournament``, ``schedule``, ``organiser``, ``club``, ``integrity``, ``leaderboard``), a player's
-(``matches``), the ratings on the database (``ratings``), the engine's (``deal``, ``replay``) and the
-tools around it (``solve``, ``verify``, ``bots``, ``bench``).
+(``tournament``, ``schedule``, ``organiser``, ``club``, ``integrity``, ``leaderboard``, ``bracket``), a
+player's (``matches``, ``bracket join|show``), the ratings on the database (``ratings``), the engine's
+(``deal``, ``replay``) and the tools around it (``solve``, ``verify``, ``bots``, ``bench``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from spidertour.engine.cli import add_commands as add_engine_commands
 
 from . import communities, schedules, schema, serve, solve, tournaments, verify
 from .bots import command as bots
-from .competitions import matches, series
+from .competitions import brackets, matches, series
 
 
 def _version() -> str:
@@ -38,6 +38,7 @@ def parser() -> argparse.ArgumentParser:
     serve.add_ratings_commands(sub)  # ratings rebuild|show
     series.add_commands(sub)  # series create|add|standings
     matches.add_commands(sub)  # matches formats|ask|show
+    brackets.add_commands(sub)  # bracket create|edit|show|join|cancel|disqualify
     add_engine_commands(sub)  # deal, replay
     solve.add_command(sub)  # solve --variant V --suits N --seed S [--entry K] [--budget SECONDS]
     verify.add_command(sub)  # verify [--server URL] [--replays FILE] TOURNAMENT_ID

@@ -28,6 +28,7 @@ from ..competitions.deal_checks import by_entry, deal_count, matchpoint_checks
 from ..config import ConfigError
 from .args import an_id
 from .client import server_url
+from .competitions.bracket_verify import fetch_bracket, verify_bracket_data
 from .competitions.match_verify import fetch_match, verify_match_data
 from .competitions.replay_checks import Check, GameCheck, Report, commitment_of
 from .competitions.replay_checks import VerifyError as VerifyError  # callers catch it from here
@@ -263,6 +264,16 @@ def verify_match(base_url: str, match_id: int, replays: str | None = None, clien
     return verify_match_data(match, published if replays is None else replays)
 
 
+def verify_bracket(base_url: str, bracket_id: int, replays: str | None = None) -> Report:
+    """Fetch and check a finished knockout bracket (docs/matches.md), through its own routes."""
+    client = _client(base_url)
+    try:
+        bracket, published = fetch_bracket(client, _get, bracket_id)
+    finally:
+        client.close()
+    return verify_bracket_data(bracket, published if replays is None else replays)
+
+
 # ----------------------------------------------------------------------------- the command
 
 
@@ -272,7 +283,7 @@ def render(report: Report, file: Any = None) -> None:
 
     console = Console(file=file or sys.stdout, width=110, highlight=False)
     t = report.tournament
-    kind = "Match" if "format" in t else "Tournament"
+    kind = "Match" if "format" in t else "Bracket" if "break_seconds" in t else "Tournament"
     console.print(f"{kind} {t.get('id')} {t.get('name')!r}: {t.get('status')}, finished at {t.get('finished_at')}")
     for c in report.checks:
         console.print(f"  {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}", markup=False)
@@ -328,9 +339,11 @@ def run_verify(args: argparse.Namespace) -> int:
                         replays = f.read()
             except OSError as err:
                 raise VerifyError(f"cannot read {args.replays}: {err.strerror}") from None
-        if (args.tournament_id is None) == (args.match is None):
-            raise VerifyError("give a TOURNAMENT_ID or --match ID (one of them)")
-        if args.match is not None:
+        if [args.tournament_id, args.match, args.bracket].count(None) != 2:
+            raise VerifyError("give a TOURNAMENT_ID, --match ID or --bracket ID (one of them)")
+        if args.bracket is not None:
+            report = verify_bracket(url, args.bracket, replays)
+        elif args.match is not None:
             report = verify_match(url, args.match, replays)
         else:
             report = verify(url, args.tournament_id, replays)
@@ -351,6 +364,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     )
     cmd.add_argument("tournament_id", type=an_id, metavar="TOURNAMENT_ID", nargs="?")
     cmd.add_argument("--match", type=an_id, metavar="ID", help="check the match ID that is over instead")
+    cmd.add_argument("--bracket", type=an_id, metavar="ID", help="check the finished knockout bracket ID instead")
     cmd.add_argument("--server", help="default $SPIDERTOUR_URL, else http://127.0.0.1:$PORT")
     cmd.add_argument(
         "--replays", metavar="FILE", help="check the replay lines of FILE ('-': standard input) instead of the server's"

@@ -4,8 +4,10 @@ through against an absent one, the champion and shared places, and the secrecy o
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.client import Api, Player, bearer
-from tests.server.helpers import FREE, canonical_commitment, fetch
+from tests.server.helpers import FREE, canonical_commitment, fetch, spidertour
 from tests.server.matches.kit import set_rating
 from tests.serverproc import ServerProcess
 
@@ -77,7 +79,7 @@ async def test_five_entrants_byes_rounds_and_champion_with_nobody_connected(
 
 
 async def test_a_player_who_plays_beats_an_absent_higher_seed(
-    bapi: Api, bracket_server: ServerProcess, bracket_db: str
+    bapi: Api, bracket_server: ServerProcess, bracket_db: str, tmp_path: Path
 ) -> None:
     (top, top_token), (low, low_token) = players(bapi, 2)
     await set_rating(bracket_db, top, 30.0)
@@ -103,3 +105,11 @@ async def test_a_player_who_plays_beats_an_absent_higher_seed(
     assert pairing["players"][0]["final_score"] == 0 and pairing["players"][1]["final_score"] > 0
     # The absent player is not rated; one game started: nothing rated.
     assert await fetch(bracket_db, "SELECT 1 FROM rating_history WHERE player_id = $1", top) == []
+    # Verified from what the server published alone; a score changed in a replay is caught.
+    checked = spidertour("verify", "--server", bracket_server.url, "--bracket", str(cup["id"]))
+    assert checked.returncode == 0 and "OK: the seed matches the commitment and all 2 game(s)" in checked.stdout
+    replays = bapi.http.get(f"/api/brackets/{cup['id']}/replays").text
+    forged = tmp_path / "forged.ndjson"
+    forged.write_text(replays.replace('"final_score":0', '"final_score":500'))
+    caught = spidertour("verify", "--server", bracket_server.url, "--bracket", str(cup["id"]), "--replays", str(forged))
+    assert caught.returncode == 1 and "FAILED" in caught.stdout
