@@ -31,9 +31,12 @@ GAMES = ("spider78", "spider", "huge_spider", "black_widow", "curds_and_whey")
 DOCS_SHOTS = (
     {"lobby", "game", "leaderboard", "finished"}
     | {f"game-{game}{phone}" for game in GAMES for phone in ("", "-phone")}
-    | {f"page-{name}-phone" for name in ("lobby", "game", "board", "finished", "organise", "me", "play-now", "match")}
-    | {f"page-{name}-sideways" for name in ("game", "board")}
-    | {f"page-{name}-desktop" for name in ("lobby", "organise", "finished")}
+    | {
+        f"page-{name}-phone"
+        for name in ("lobby", "game", "board", "finished", "organise", "me", "play-now", "match", "bracket")
+    }
+    | {f"page-{name}-sideways" for name in ("game", "board", "bracket")}
+    | {f"page-{name}-desktop" for name in ("lobby", "organise", "finished", "bracket")}
 )
 VIEWPORT = {"width": 1280, "height": 860}
 

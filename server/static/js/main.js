@@ -20,6 +20,7 @@ const ROUTES = [
   [/^#\/series\/(\d+)$/, () => import("./competitions/series.js")],
   [/^#\/matches$/, () => import("./matches/play.js")],
   [/^#\/match\/(\d+)$/, () => import("./matches/match.js")],
+  [/^#\/bracket\/(\d+)$/, () => import("./brackets/bracket.js")],
 ];
 
 let cleanup = null;

@@ -127,6 +127,16 @@ def world(api: Api, server: ServerProcess) -> Iterator[dict[str, Any]]:
 
     mine = asyncio.run(fill())
     match_id = asyncio.run(match())
+    # A bracket taking entries, ann in it (the page's join, countdown and the lobby's list).
+    cup_body = {
+        "name": "Spring knockout cup",
+        "settings": SETTINGS,
+        "opens_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat(),
+    }
+    cup = api.http.post("/api/brackets", json=cup_body, headers=bearer(organiser))
+    assert cup.status_code == 201, cup.text
+    joined = api.http.post(f"/api/brackets/{cup.json()['id']}/entries", headers=bearer(players["ann"][1]))
+    assert joined.status_code == 201, joined.text
     deadline = time.monotonic() + 20
     while api.tournament(finished["id"])["status"] != "finished":
         assert time.monotonic() < deadline, "the first tournament did not finish"
@@ -140,6 +150,7 @@ def world(api: Api, server: ServerProcess) -> Iterator[dict[str, Any]]:
         "running": running["id"],
         "entry": mine["id"],
         "match": match_id,
+        "bracket": cup.json()["id"],
         "player": {"id": ann_id, "name": "ann", "token": ann_token},
     }
 
@@ -162,6 +173,7 @@ def _routes(w: dict[str, Any]) -> list[tuple[str, str]]:
         ("organise", "#/organise"),
         ("play-now", "#/matches"),
         ("match", f"#/match/{w['match']}"),
+        ("knockout", f"#/bracket/{w['bracket']}"),  # its README pictures: tests/browser/brackets
     ]
 
 

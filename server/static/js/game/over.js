@@ -5,6 +5,7 @@ import { api } from "../lib/api.js";
 import { VARIANTS } from "../engine/index.js";
 import { countdown, el, ordinal } from "../lib/ui.js";
 import { matchLinks } from "../matches/ingame.js";
+import { bracketLinks } from "../brackets/ingame.js";
 
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
 export const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
@@ -21,9 +22,9 @@ function freeColumnHint(v, o) {
 /**
  * Fill the panel for the over message `o`. `view`: the last view; `state`: the entry's state;
  * `startNext()`: start the next deal; `close()`: hide the panel to see the table; `matchId`: the match
- * of a match's seat (its links instead of the leaderboard's).
+ * of a match's seat (its links instead of the leaderboard's); `bracket`: a bracket's game ({bracket_id, round}).
  */
-export function fillOver(panel, o, { view, state, matchId, startNext, close }) {
+export function fillOver(panel, o, { view, state, matchId, bracket, startNext, close }) {
   const v = view || {};
   const reveals = v.reveals ?? 0;
   const sequences = v.sequences ?? 0;
@@ -47,7 +48,7 @@ export function fillOver(panel, o, { view, state, matchId, startNext, close }) {
         el("td", { class: "num", "data-part": "final_score" }, o.final_score)))),
     ...(state?.practice ? practiceLines(o) : []),
     ...(deals ? [deals] : []),
-    matchId ? matchLinks(matchId, close) : el("div", { class: "over-links" },
+    matchId ? matchLinks(matchId, close) : bracket ? bracketLinks(bracket.bracket_id, close) : el("div", { class: "over-links" },
       next,
       state?.practice ? el("a", { class: "btn primary", href: `#/finished/${state.tournament_id}` }, "Results & replays")
         : state ? el("a", { class: next ? "btn" : "btn primary", href: `#/board/${state.tournament_id}` },
@@ -56,6 +57,9 @@ export function fillOver(panel, o, { view, state, matchId, startNext, close }) {
       el("button", { class: "btn ghost", "data-action": "see-table", onclick: close }, "See the table")));
   if (matchId) place.replaceWith(el("p", { class: "place match-waiting", "data-field": "match-waiting" },
     "Your game is in. The result comes when every seat of the match has played."));
+  else if (bracket) place.replaceWith(el("p", { class: "place match-waiting", "data-field": "bracket-waiting" },
+    `Your round ${bracket.round ?? ""} game is in. The winner goes through once both games are over: `,
+    "the bracket shows it."));
   else if (state?.practice) place.textContent = "Practice: this game is ranked nowhere.";
   else showPlace(place, state);
 }

@@ -111,7 +111,8 @@ export const api = {
   async myEntries(tok = token()) {
     const entries = await call("GET", "/api/me/entries", { token: tok });
     localStorage.setItem(ENTRIES_KEY, JSON.stringify(
-      entries.map((e) => ({ id: e.id, tournament_id: e.tournament_id, status: e.status }))));
+      entries.map((e) => ({ id: e.id, tournament_id: e.tournament_id, status: e.status,
+        ...(e.bracket_id ? { bracket_id: e.bracket_id, round: e.round ?? null } : {}) }))));
     return entries;
   },
   async standings(tid) {
@@ -143,6 +144,16 @@ export const api = {
   leaveMatch: (id) => call("DELETE", `/api/matches/${id}/seat`, { token: token() }),
   async matchReplays(id) {
     const text = await call("GET", `/api/matches/${id}/replays`, { raw: true });
+    return text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+  },
+  /** Knockout brackets (docs/matches.md): the list (with the player's token, its clubs' unlisted ones too),
+   * one bracket with its rounds, joining one (`entryCode` when it takes one), the games once finished. */
+  brackets: () => call("GET", "/api/brackets?limit=100", { token: token() }),
+  bracket: (id) => call("GET", `/api/brackets/${id}`, { token: token() }),
+  joinBracket: (id, entryCode) => call("POST", `/api/brackets/${id}/entries`,
+    { token: token(), body: entryCode ? { entry_code: entryCode } : undefined }),
+  async bracketReplays(id) {
+    const text = await call("GET", `/api/brackets/${id}/replays`, { raw: true });
     return text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
   },
   createTournament: (body, admin) => call("POST", "/api/tournaments", { body, token: admin }),

@@ -9,8 +9,9 @@ import { el, notify, VARIANT_NAMES } from "../lib/ui.js";
 import { localInput } from "../lib/time.js";
 import { act, check, field, timeField } from "./common.js";
 
-/** The settings fields, filled from `s`: {node, values()}. */
-function settingsFields(s) {
+/** The settings fields, filled from `s`: {node, values()}; `oneDeal`: no deals or scoring to choose (a
+ * bracket's games). */
+export function settingsFields(s, { oneDeal = false } = {}) {
   const variant = el("select", { "data-field": "edit-variant" },
     Object.keys(VARIANTS).map((v) => el("option", { value: v, selected: v === s.variant }, VARIANT_NAMES[v])));
   const suits = el("select", { "data-field": "edit-suits" });
@@ -39,14 +40,14 @@ function settingsFields(s) {
   const node = el("fieldset", { class: "fair-play edit-settings" }, el("legend", {}, "Game"),
     el("div", { class: "grid2" }, field("Game", variant), field("Suits", suits),
       field("Time limit (seconds)", timeLimit), field("Undo limit", undoLimit),
-      field("Deals", deals), field("Scoring", scoring)),
+      oneDeal ? null : field("Deals", deals), oneDeal ? null : field("Scoring", scoring)),
     el("div", { class: "checks" }, check(boxes.free_column, "Free column"), check(boxes.undo, "Undo"), ...only78,
       check(boxes.reveals_final, "Reveals are final"), check(boxes.deal_variation, "Rename the deal per entry")));
   const values = () => {
     const out = { variant: variant.value, suits: Number(suits.value), free_column: boxes.free_column.checked,
       undo: boxes.undo.checked, undo_limit: undoLimit.value === "" ? null : Number(undoLimit.value),
       time_limit: Number(timeLimit.value), reveals_final: boxes.reveals_final.checked,
-      deal_variation: boxes.deal_variation.checked, deals: Number(deals.value), scoring: scoring.value };
+      deal_variation: boxes.deal_variation.checked, ...(oneDeal ? {} : { deals: Number(deals.value), scoring: scoring.value }) };
     if (variant.value === "spider78") {
       out.draw_pile_choice = boxes.draw_pile_choice.checked;
       out.draw_pile_tops_up = boxes.draw_pile_tops_up.checked;
@@ -57,7 +58,7 @@ function settingsFields(s) {
 }
 
 /** The settings as the server compares them: its defaults filled in, the piles only for Spider 78. */
-function normal(s) {
+export function normal(s) {
   const out = { ...s, deals: s.deals ?? 1, scoring: s.scoring ?? "total", undo_limit: s.undo_limit ?? null };
   if (out.variant !== "spider78") {
     delete out.draw_pile_choice;

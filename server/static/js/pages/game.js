@@ -13,6 +13,7 @@ import { fillOver, hasReveals, OUTCOMES_SHORT } from "../game/over.js";
 import { Standing } from "../game/standing.js";
 import { matchOfEntry, rememberSeats, startOnArrival } from "../matches/common.js";
 import { loadMatch } from "../matches/ingame.js";
+import { bracketGameOf, loadBracketGame } from "../brackets/ingame.js";
 
 export function mount(main, entryIdText) {
   const entryId = Number(entryIdText);
@@ -51,6 +52,7 @@ export function mount(main, entryIdText) {
   let deadline = null; // performance.now() at which the server's clock reaches 0
   let settings = null; // the tournament's, once loaded
   let matchId = matchOfEntry(entryId); // a match's seat: no tournament, no leaderboard, no place until it is over
+  let bracket = null; // a bracket's game: {bracket_id, round}, named and led back to the bracket
   let messageTimer = null;
 
   const socket = new PlaySocket(entryId, me.token, {
@@ -163,11 +165,11 @@ export function mount(main, entryIdText) {
     const newDeal = state && s.deal !== undefined && s.deal !== state.deal;
     state = s;
     matchId = s.match_id ?? matchId;
-    standing.setState(matchId ? { ...s, tournament_id: null } : s);
+    standing.setState(matchId || bracket ? { ...s, tournament_id: null } : s);
     if (s.practice) page.dataset.practice = "true";
     showDeal(s, s.view);
     if (first && matchId) loadMatch(matchId, { settings: (x) => { settings = x; }, helpBox, title });
-    else if (first) loadTournament(s.tournament_id);
+    else if (first) loadGame(s.tournament_id);
     if (newDeal && s.view && !s.view.over) {
       freshTable();
       say(`Deal ${s.deal} of ${s.deals}: a new deal, a new clock.`, "info");
@@ -293,7 +295,7 @@ export function mount(main, entryIdText) {
     if (s.status === "joined" && s.starts_at) {
       // Everyone starts together: the server starts this game at the opening time, connected or not.
       startPanel.replaceChildren(
-        el("h2", {}, "Everyone starts together"),
+        el("h2", {}, bracket ? `Round ${bracket.round}: both players start together` : "Everyone starts together"),
         el("p", {}, `The server starts every entrant's game at the same moment; your clock (${clock(s.time_limit)}) `,
           "runs from then, whether or not this page is open."),
         el("p", { class: "big-countdown" }, countdown(s.starts_at, "Your game starts in", "Starting\u2026")));
@@ -316,7 +318,7 @@ export function mount(main, entryIdText) {
   }
 
   function showOver(o) {
-    fillOver(overPanel, o, { view, state, matchId, startNext: () => socket.start(), close: () => (overPanel.hidden = true) });
+    fillOver(overPanel, o, { view, state, matchId, bracket, startNext: () => socket.start(), close: () => (overPanel.hidden = true) });
     undoBtn.disabled = true;
     endBtn.disabled = true;
     undoBtn.hidden = true;
@@ -326,6 +328,17 @@ export function mount(main, entryIdText) {
     overBadge.textContent = `game over: ${OUTCOMES_SHORT[o.outcome] || "over"} \u00b7 ${o.final_score}`;
     overBadge.className = `badge over-badge st-${o.outcome}`;
     boardEl.classList.add("game-over");
+  }
+
+  /** A bracket's game (its tournament is no one's to read until the bracket is finished), or a tournament's. */
+  async function loadGame(tid) {
+    bracket = await bracketGameOf(entryId);
+    if (!bracket) return loadTournament(tid);
+    standing.setState({ ...state, tournament_id: null });
+    loadBracketGame(bracket, { settings: (x) => { settings = x; }, helpBox, title });
+    if (view?.over) draw(view); // the panel at the end leads to the bracket
+    else if (state?.status === "joined") showStart(state);
+    return null;
   }
 
   async function loadTournament(tid) {

@@ -11,6 +11,7 @@ import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notif
 import { timeSpan } from "../lib/time.js";
 import { cardTime, commitmentLine, winnerLine } from "../standings/cards.js";
 import { gameTitle, matchesByEntry, matchStatus } from "../matches/common.js";
+import { bracketLabel, bracketsOf, bracketStatus } from "../brackets/common.js";
 
 const SECTIONS = [
   ["open", "Open now", "Join, then start whenever you are ready."],
@@ -46,6 +47,8 @@ export function mount(main) {
   let entries = [];
   let tournaments = [];
   let seats = new Map(); // the entries that are seats in matches: entry id -> match
+  let brackets = []; // the listed brackets (and the player's clubs' ones)
+  let myBrackets = new Map(); // the brackets of the player's entries: bracket id -> bracket
   let alive = true;
   const typed = {}; // entry codes being typed, kept across refreshes
   const teamsChosen = {}; // the team chosen for each team battle, kept across refreshes
@@ -54,7 +57,7 @@ export function mount(main) {
 
   async function refresh() {
     try {
-      tournaments = await api.tournaments();
+      [tournaments, brackets] = await Promise.all([api.tournaments(), api.brackets().catch(() => [])]);
     } catch (err) {
       lists.replaceChildren(el("p", { class: "error" }, `Could not load the tournaments: ${err.message}`));
       return;
@@ -62,6 +65,8 @@ export function mount(main) {
     if (player()) {
       try {
         [entries, seats] = await Promise.all([api.myEntries(), matchesByEntry()]);
+        myBrackets = await bracketsOf(entries.filter((e) => !brackets.some((b) => b.id === e.bracket_id)));
+        for (const b of brackets) myBrackets.set(b.id, b);
       } catch (err) {
         entries = [];
         if (err.status === 401) {
@@ -141,6 +146,20 @@ export function mount(main) {
           playing ? el("a", { class: "btn small primary", href: `#/play/${e.id}`, "data-action": "play" }, label) : null,
           el("a", { class: "btn small ghost", href: `#/match/${m.id}`, "data-action": "match" },
             m.status === "over" ? "Result" : "The match")));
+    }
+    if (e.bracket_id) {
+      // A bracket's: the entry that joined it, or a round's game; both lead to the bracket's page.
+      const b = myBrackets.get(e.bracket_id);
+      const game = Boolean(e.round) && playing;
+      return el("li", { "data-entry": e.id, "data-bracket": e.bracket_id },
+        el("div", {}, el("b", {}, bracketLabel(e, b)),
+          el("span", { class: `badge st-${e.round ? e.status : b?.status ?? "scheduled"}` },
+            e.round ? statusName(e.status) : bracketStatus(b?.status ?? "scheduled"))),
+        el("div", { class: "row" },
+          game ? el("a", { class: "btn small primary", href: `#/play/${e.id}`, "data-action": "play" },
+            e.status === "playing" ? "Resume" : "My game") : null,
+          el("a", { class: `btn small${game ? " ghost" : ""}`, href: `#/bracket/${e.bracket_id}`, "data-action": "bracket" },
+            "The bracket")));
     }
     return el("li", { "data-entry": e.id },
       el("div", {}, el("b", {}, t ? t.name : `Tournament ${e.tournament_id}`),
@@ -244,8 +263,35 @@ export function mount(main) {
       el("div", { class: "row actions" }, actions));
   }
 
+  /** A bracket in the lobby: its game, status, entrants and opening; everything is on its page. */
+  function bracketCard(b) {
+    const joined = entries.some((e) => e.bracket_id === b.id && !e.round);
+    const champion = b.status === "finished" && b.champion;
+    return el("article", { class: `tournament bracket-card st-${b.status === "running" ? "open" : b.status}`, "data-bracket": b.id },
+      el("header", {}, el("h3", {}, b.name), el("span", { class: `badge st-${b.status}` }, bracketStatus(b.status))),
+      el("p", { class: "rules", "data-field": "rules" }, "Knockout \u00b7 ", describeSettings(b.settings)),
+      accessNote(b),
+      el("dl", { class: "facts" },
+        el("div", {}, el("dt", {}, "Time limit"), el("dd", {}, clock(b.settings.time_limit))),
+        el("div", {}, el("dt", {}, "Entrants"), el("dd", { "data-field": "entrants" }, b.entrants))),
+      b.status === "scheduled" ? el("p", { class: "together", "data-field": "start" }, "Round 1 for everyone: ",
+        countdown(b.opens_at)) : null,
+      champion ? el("p", { class: "winner", "data-field": "champion" }, "Champion: ", el("b", {}, champion.player)) : null,
+      el("div", { class: "row actions" },
+        el("a", { class: `btn${b.status === "scheduled" && !joined || b.status === "running" ? " primary" : ""}`,
+          href: `#/bracket/${b.id}`, "data-action": "bracket" },
+        b.status === "scheduled" ? (joined ? "You are in: the bracket" : "Join") : b.status === "running" ? "Follow the bracket"
+          : "The bracket")));
+  }
+
   function drawLists() {
     const parts = [];
+    const shownBrackets = brackets.filter((b) => b.status !== "cancelled").slice(0, 12);
+    if (shownBrackets.length) {
+      parts.push(el("section", { class: "tournament-list list-brackets", "data-status": "brackets" },
+        el("h2", {}, "Knockout brackets", el("small", { class: "muted" }, " Rounds of head-to-head games to one champion.")),
+        el("div", { class: "grid" }, shownBrackets.map(bracketCard))));
+    }
     for (const [status, heading, hint] of SECTIONS) {
       const list = tournaments.filter((t) => sectionOf(t) === status);
       if (!list.length && status !== "open") continue;

@@ -4,6 +4,7 @@
 import { api, player } from "../lib/api.js";
 import { el, explain, statusName, when, fill } from "../lib/ui.js";
 import { gameTitle, matchesByEntry } from "../matches/common.js";
+import { bracketLabel, bracketsOf } from "../brackets/common.js";
 
 const RANKED = 30; // ranks looked up for the newest entries only: one request each
 
@@ -30,7 +31,8 @@ export function mount(main) {
     }
   }
 
-  function resultRow(e, rank, finished, m) {
+  function resultRow(e, rank, finished, m, b) {
+    if (e.bracket_id) return bracketRow(e, b);
     const over = !["joined", "playing"].includes(e.status);
     const score = e.final_score ?? e.score;
     if (m) rank = m.players.find((p) => p.entry_id === e.id)?.rank ?? null; // a match's rank, once it is over
@@ -49,6 +51,20 @@ export function mount(main) {
         links));
   }
 
+  /** A bracket's entry (its joining, or a round's game): named as the bracket's, leading to its page. */
+  function bracketRow(e, b) {
+    const game = Boolean(e.round) && ["joined", "playing"].includes(e.status);
+    const joining = !e.round;
+    return el("tr", { "data-entry": e.id, "data-bracket": e.bracket_id },
+      el("td", {}, el("b", {}, bracketLabel(e, b)), el("div", { class: "muted small" }, when(e.started_at))),
+      el("td", { class: "num", "data-field": "rank", "data-label": "rank" }, "\u2013"),
+      el("td", { class: "num score", "data-field": "score", "data-label": "score" }, joining ? "\u2013" : e.final_score ?? e.score),
+      el("td", { "data-field": "outcome" }, joining ? null : el("span", { class: `badge st-${e.status}` }, statusName(e.status))),
+      el("td", { class: "links" },
+        game ? el("a", { class: "btn small primary", href: `#/play/${e.id}` }, e.status === "joined" ? "My game" : "Resume") : null,
+        el("a", { class: "btn small ghost", href: `#/bracket/${e.bracket_id}`, "data-action": "bracket" }, "Bracket")));
+  }
+
   async function load() {
     let me;
     let entries;
@@ -61,7 +77,8 @@ export function mount(main) {
       return;
     }
     const tournaments = new Map();
-    const plain = entries.filter((e) => !seats.has(e.id)); // a match's tournament is read as the match
+    const plain = entries.filter((e) => !seats.has(e.id) && !e.bracket_id); // a match's tournament is read as the match
+    const brackets = await bracketsOf(entries);
     await Promise.all([...new Set(plain.map((e) => e.tournament_id))].slice(0, RANKED).map(async (id) => {
       try {
         tournaments.set(id, await api.tournament(id));
@@ -69,14 +86,14 @@ export function mount(main) {
         /* left out */
       }
     }));
-    const ranks = await Promise.all(entries.map((e, i) => (i < RANKED && !seats.has(e.id) ? rankOf(e) : null)));
+    const ranks = await Promise.all(entries.map((e, i) => (i < RANKED && !seats.has(e.id) && !e.bracket_id ? rankOf(e) : null)));
     if (!alive) return;
     const clubs = me.clubs.length
       ? el("ul", { class: "clubs", "data-field": "clubs" }, me.clubs.map((c) =>
         el("li", { "data-club": c.id }, el("a", { href: `#/club/${c.id}` }, c.name))))
       : el("p", { class: "muted", "data-field": "clubs" }, "No club yet: an organiser's invite link makes you a member.");
     const rows = entries.map((e, i) => resultRow(e, ranks[i], tournaments.get(e.tournament_id)?.status === "finished",
-      seats.get(e.id)));
+      seats.get(e.id), brackets.get(e.bracket_id)));
     fill(page, 
       el("h1", {}, el("span", { "data-field": "name" }, me.name),
         me.handle ? el("small", { class: "muted handle", "data-field": "handle" }, ` @${me.handle}`) : null),

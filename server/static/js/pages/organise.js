@@ -8,6 +8,7 @@ import { accessFields, clubsPanel } from "../organise/clubs.js";
 import { loadSeries, seriesField, seriesPanel } from "../organise/series.js";
 import { check as checkField, field, timeField } from "../organise/common.js";
 import { organisersPanel } from "../organise/organisers.js";
+import { bracketsPanel } from "../organise/brackets.js";
 import { localInput } from "../lib/time.js";
 import { certifiedBadge, clock, copyText, describeSettings, el, notify, statusName, VARIANT_NAMES } from "../lib/ui.js";
 
@@ -113,12 +114,14 @@ export function mount(main) {
   const clubs = clubsPanel(() => { access.refresh(); managed.refresh(); });
   const seasons = seriesPanel();
   const organisers = organisersPanel();
+  const brackets = bracketsPanel();
   if (adminToken()) organisers.load();
   token.addEventListener("change", () => {
     setAdminToken(token.value.trim());
     clubs.load();
     seasons.load();
     organisers.load();
+    brackets.show();
   });
 
   const value = (name) => form.querySelector(`#f-${name}`).value.trim();
@@ -182,7 +185,11 @@ export function mount(main) {
   main.append(el("section", { class: "page narrow-page organise-page" },
     el("h1", {}, "Organise a tournament"),
     el("nav", { class: "jump row", "aria-label": "Parts of this page" }, jump("Tournaments", managed.node),
-      schedulesNode ? jump("Recurring", schedulesNode) : null, jump("Clubs", clubs.node), jump("Series", seasons.node)),
-    form, result, clubs.node, seasons.node, managed.node, organisers.node));
-  if (adminToken()) managed.show();  // the tournaments this tab's token runs, without a click
+      schedulesNode ? jump("Recurring", schedulesNode) : null, jump("Brackets", brackets.node), jump("Clubs", clubs.node),
+      jump("Series", seasons.node)),
+    form, result, clubs.node, seasons.node, managed.node, brackets.node, organisers.node));
+  if (adminToken()) {
+    managed.show();  // the tournaments this tab's token runs, without a click
+    brackets.show();
+  }  // the tournaments this tab's token runs, without a click
 }
