@@ -3,11 +3,12 @@ before the opening, cancel, disqualify a player."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import asyncpg
-from litestar import Request, patch, post
+from litestar import Request, get, patch, post
 from litestar.exceptions import HTTPException, NotFoundException
+from litestar.params import Parameter
 
 from ..communities.identity import organiser_guard, require_manage, viewer_of
 from ..core import core_of
@@ -15,6 +16,7 @@ from ..fairplay.commitment import commitment, new_salt
 from ..lib.http import printable, strict_body
 from ..operations.openapi import ORGANISER, errors
 from ..play.runtime import play_of
+from ..tournaments import messages as tm
 from ..tournaments import organiser
 from ..tournaments import store as tournament_store
 from ..tournaments.creation import settings_from, together_times, tournament_name
@@ -110,10 +112,31 @@ async def disqualify(request: Request[Any, Any, Any], bracket_id: int) -> m.Brac
     play, boards = play_of(request), boards_of(request)
     if await tournament_store.disqualify(db, bracket_id, entry["id"], reason) == "already":
         raise HTTPException(status_code=409, detail=f"player {data.player} is already disqualified")
+    # A round the clock is opening now holds the bracket's row: its games are looked for once it is open.
+    await db.execute("SELECT 1 FROM brackets WHERE id = $1 FOR UPDATE", bracket_id)
     game = await store.current_game(db, bracket_id, data.player)
     if game is not None:  # its game ends now, out of its ranking: the opponent advances
         await organiser.disqualify(db, play, boards, game["tournament_id"], game["entry_id"], reason)
     return await current(db, bracket_id, await viewer_of(request))
 
 
-ROUTES = [edit_bracket, cancel_bracket, disqualify]
+@get(
+    "/api/brackets/{bracket_id:int}/entries",
+    guards=[organiser_guard],
+    security=ORGANISER,
+    responses=errors(400, 401, 403, 404),
+)
+async def list_entrants(
+    request: Request[Any, Any, Any],
+    bracket_id: int,
+    offset: Annotated[int, Parameter(ge=0, le=1_000_000)] = 0,
+    limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
+) -> list[tm.OrganiserEntry]:
+    """Organiser: who joined the bracket, in the order they joined (``disqualified`` set for those
+    left out), as a tournament's entries list: whom to disqualify before the seeding."""
+    await managed(request, bracket_id)
+    rows = await tournament_store.organiser_entries(core_of(request).db, bracket_id, offset, limit)
+    return [tm.OrganiserEntry(**dict(r)) for r in rows]
+
+
+ROUTES = [edit_bracket, cancel_bracket, disqualify, list_entrants]

@@ -48,6 +48,7 @@ class ProfileResult(Struct):
     finished_at: datetime
     rating: float | None
     match_id: int | None = None  # a match's result (docs/matches.md): its tournament backs the match
+    bracket_id: int | None = None  # a knockout bracket's place, or one of its games: the bracket
 
 
 class PlayerProfile(Struct):
@@ -85,6 +86,7 @@ async def player_profile(request: Request[Any, Any, Any], player_id: int) -> Pla
             finished_at=r["finished_at"],
             rating=None if r["mu"] is None else ordinal(Rating(r["mu"], r["sigma"], 0)),
             match_id=r["match_id"],
+            bracket_id=r["bracket_id"],
         )
         for r in await store.recent_results(db, player_id, RECENT, seen)
     ]

@@ -122,11 +122,12 @@ async def recent_results(
     each rated one left it with. ``seen``: (every one, an organiser's own, clubs' ones) besides the
     listed tournaments: an unlisted one is shown only to those who see it in the tournaments' list.
     A match's (docs/matches.md) is shown to all once it is over (``match_id``: the match), a bracket's
-    game once its bracket is over."""
+    game once its bracket is over (``bracket_id``: the bracket, also of the bracket's own place)."""
     return await db.fetch(
         """SELECT t.id AS tournament_id, t.name AS tournament, t.finished_at, t.settings, s.rank, s.final_score,
                   (SELECT count(*) FROM standings a WHERE a.tournament_id = t.id) AS entrants,
-                  h.mu, h.sigma, (SELECT m.id FROM matches m WHERE m.tournament_id = t.id) AS match_id
+                  h.mu, h.sigma, (SELECT m.id FROM matches m WHERE m.tournament_id = t.id) AS match_id,
+                  CASE t.kind WHEN 'bracket' THEN t.id WHEN 'bracket_game' THEN t.parent_id END AS bracket_id
              FROM standings s JOIN tournaments t ON t.id = s.tournament_id
              LEFT JOIN rating_history h ON h.tournament_id = s.tournament_id AND h.player_id = s.player_id
             WHERE s.player_id = $1 AND t.finished_at IS NOT NULL AND t.cancelled_at IS NULL

@@ -27,13 +27,13 @@ from ..lib.tokens import token_hash
 from ..operations.metrics import ACK_SECONDS, DB_ERRORS, REFUSALS
 from ..players.store import player_by_token
 from ..storage.pool import DB_FAILURES, UNAVAILABLE
-from ..watch import store as watch_store
 from ..watch.boards import Boards
 from ..watch.messages import row_of
 from . import deals, store
 from . import messages as p
 from .live import FINISHED, OVER, LiveGame, load
 from .rate import TokenBucket
+from .refusals import not_open
 from .runtime import Event, Play
 from .shapes import dt, engine_move, over_of, state_of
 from .stop import why_stopped
@@ -325,11 +325,7 @@ class PlaySession:
             return
         row = await store.start(self.db, self.entry_id, live.time_limit)
         if row is None:
-            if live.match_id is not None:  # a match's seat: its tournament is hidden, its start window its own
-                why = "this seat's time to start (MATCH_START_SECONDS) passed"
-            else:
-                why = f"the tournament is {await watch_store.status(self.db, live.tournament_id) or 'gone'}"
-            await self.error("not_open", f"{why}: games start only while it is open")
+            await self.error("not_open", await not_open(self.db, live, "games start"))
             return
         await self._reload()
         await self._send_state()
@@ -352,8 +348,7 @@ class PlaySession:
                 await self._start_together(asked=True)
             return
         if await deals.next_own(self.db, self.entry_id) is None:
-            status = await watch_store.status(self.db, live.tournament_id) or "gone"
-            await self.error("not_open", f"the tournament is {status}: a deal starts only while it is open")
+            await self.error("not_open", await not_open(self.db, live, "a deal starts"))
             return
         await self._reload()
         await self._send_state()

@@ -124,7 +124,9 @@ async def test_a_bracket_from_its_creation_to_its_champion(
         await expect(ann.locator("[data-field=entrants]")).to_have_text("4")
         row = organiser.locator(f"[data-bracket-row='{bracket_id}']")
         await row.locator("[data-action=disqualify]").click()
-        await row.locator("[data-field=dq-player]").fill(str(dee_id))
+        # Chosen by name among those who joined (four of them).
+        await expect(row.locator("[data-field=dq-player] option")).to_have_count(4)
+        await row.locator("[data-field=dq-player]").select_option(str(dee_id))
         await row.locator("[data-field=reason]").fill("asked to be left out")
         await row.locator("[data-action=confirm-disqualify]").click()
         await expect(row.locator("[data-field=entrants]")).to_have_text("3 entries")

@@ -100,6 +100,12 @@ async def test_a_disqualified_player_loses_its_pairing(bapi: Api, bracket_server
     cup = create(bapi, settings={**BLITZ, "time_limit": 30})
     join(bapi, cup["id"], ta)
     join(bapi, cup["id"], tb)
+    # The organiser sees who joined (anyone else: 401 or 403).
+    entrants = bapi.http.get(f"/api/brackets/{cup['id']}/entries", headers=bapi.admin())
+    assert entrants.status_code == 200, entrants.text
+    assert [(e["player_id"], e["ordinal"], e["disqualified"]) for e in entrants.json()] == [(a, 1, None), (b, 2, None)]
+    assert bapi.http.get(f"/api/brackets/{cup['id']}/entries").status_code == 401
+    assert bapi.http.get(f"/api/brackets/{cup['id']}/entries", headers=bearer(ta)).status_code in (401, 403)
     open_soon(bapi, cup["id"])
     running = wait_for(bapi, cup["id"], "running", rounds=1)
     out = bapi.http.post(

@@ -76,6 +76,10 @@ async def test_five_entrants_byes_rounds_and_champion_with_nobody_connected(
     }
     # Nobody played: nothing rated.
     assert await fetch(bracket_db, "SELECT 1 FROM rating_history WHERE player_id = $1", field[0][0]) == []
+    # The champion's profile lists its place and its games, each leading to the bracket.
+    recent = bapi.http.get(f"/api/players/{field[0][0]}").json()["recent"]
+    assert recent and {r["bracket_id"] for r in recent} == {cup["id"]}
+    assert [r["rank"] for r in recent if r["tournament_id"] == cup["id"]] == [1]
 
 
 async def test_a_player_who_plays_beats_an_absent_higher_seed(

@@ -35,7 +35,8 @@ export function mount(main, id) {
     return el("div", { class: "table-wrap" }, el("table", { class: "standings results", "data-field": "recent" },
       el("thead", {}, el("tr", {}, ...["Tournament", "Rank", "Score", "Rating"].map((h) => el("th", {}, h)))),
       el("tbody", {}, recent.map((r) => el("tr", { "data-tournament": r.tournament_id },
-        el("td", {}, el("a", { href: r.match_id ? `#/match/${r.match_id}` : `#/finished/${r.tournament_id}` }, r.tournament),
+        el("td", {}, el("a", { href: r.match_id ? `#/match/${r.match_id}`
+          : r.bracket_id ? `#/bracket/${r.bracket_id}` : `#/finished/${r.tournament_id}` }, r.tournament),
           el("div", { class: "muted small" }, `${gameName(r.game)} \u00b7 ${when(r.finished_at)}`)),
         el("td", { class: "num", "data-field": "rank", "data-label": "rank" }, `${r.rank}/${r.entrants}`),
         el("td", { class: "num score", "data-field": "score", "data-label": "score" }, r.final_score),

@@ -3,7 +3,7 @@
 // its page, an edit form before the opening, cancel, and disqualifying a player (with a reason).
 
 import { adminToken, api } from "../lib/api.js";
-import { clock, describeSettings, el, notify } from "../lib/ui.js";
+import { clock, describeSettings, el, explain, notify } from "../lib/ui.js";
 import { localInput, timeSpan } from "../lib/time.js";
 import { accessFields } from "./clubs.js";
 import { accessWords, act, check, field, timeField } from "./common.js";
@@ -98,8 +98,13 @@ function bracketCard(b, refresh) {
   const actions = [el("a", { class: "btn", href: `#/bracket/${b.id}`, "data-action": "bracket" }, "Page")];
   if (b.status === "scheduled") actions.push(button("edit", "Edit", () => show(`Edit ${b.name}`, editBracket(b, refresh))));
   if (b.status === "scheduled" || b.status === "running") {
-    actions.push(button("disqualify", "Disqualify a player", () => show(`Disqualify a player of ${b.name}`,
-      disqualifyForm(b, refresh))));
+    actions.push(button("disqualify", "Disqualify a player", async () => {
+      try {
+        show(`Disqualify a player of ${b.name}`, await disqualifyForm(b, refresh));
+      } catch (err) {
+        notify(explain(err), "error");
+      }
+    }));
     actions.push(button("cancel", "Cancel", async () => {
       if (!window.confirm(`Cancel "${b.name}"? Its games in play end now and nothing more is played.`)) return;
       if (await act(api.admin("POST", `/api/brackets/${b.id}/cancel`), `Bracket ${b.id} cancelled`)) refresh();
@@ -153,19 +158,21 @@ function editBracket(b, refresh) {
   return form;
 }
 
-/** The players still in (once seeded: a choice of them; before, the player's number as its profile shows it). */
-function disqualifyForm(b, refresh) {
+/** The players still in: once seeded, those of the tree not knocked out; before, those who joined. */
+async function disqualifyForm(b, refresh) {
   const out = new Set(b.rounds.flatMap((r) => r.pairings.filter((p) => p.winner !== null)
     .flatMap((p) => p.players.filter((x) => x.player_id !== p.winner).map((x) => x.player_id))));
   const seen = new Map();
   for (const r of b.rounds) for (const p of r.pairings) for (const x of p.players) {
     if (!out.has(x.player_id)) seen.set(x.player_id, x);
   }
-  const who = seen.size
-    ? el("select", { "data-field": "dq-player", "aria-label": "Player" }, [...seen.values()].map((x) =>
-      el("option", { value: x.player_id }, `${x.player} (seed ${x.seed})`)))
-    : el("input", { type: "number", min: 1, "data-field": "dq-player", placeholder: "player number",
-      "aria-label": "Player number" });
+  const joined = seen.size ? [] : (await api.admin("GET", `/api/brackets/${b.id}/entries?limit=500`))
+    .filter((e) => e.disqualified === null);
+  const options = seen.size
+    ? [...seen.values()].map((x) => el("option", { value: x.player_id }, `${x.player} (seed ${x.seed})`))
+    : joined.map((e) => el("option", { value: e.player_id }, `${e.player} (joined ${e.ordinal})`));
+  if (!options.length) return el("p", { class: "muted" }, "Nobody to disqualify: nobody is in the bracket.");
+  const who = el("select", { "data-field": "dq-player", "aria-label": "Player" }, options);
   const reason = el("input", { maxlength: 200, "data-field": "reason", placeholder: "reason, shown to everyone",
     "aria-label": "Reason" });
   const go = el("button", { class: "btn danger", type: "button", "data-action": "confirm-disqualify" }, "Disqualify");
@@ -179,6 +186,6 @@ function disqualifyForm(b, refresh) {
   return el("div", {},
     el("p", { class: "muted small" }, seen.size
       ? "The player loses its current pairing (its game ends now) and its opponent goes through."
-      : "Before the opening: the player (its number, as on its profile page) is left out of the seeding."),
+      : "Before the opening: the player is left out of the seeding."),
     el("div", { class: "dq-form" }, who, reason, go));
 }
