@@ -65,7 +65,7 @@ async def warn_without_autovacuum(conn: Connection) -> bool:
     on = await conn.fetchval("SELECT current_setting('autovacuum')::bool")
     if not on:
         log.warning(
-            "PostgreSQL runs with autovacuum off: turn it on (the default), or ANALYZE the database "
-            "regularly, or queries are planned without statistics"
+            "PostgreSQL runs with autovacuum off: turn it on (the default) or run ANALYZE regularly, "
+            "or queries are planned without statistics"
         )
     return bool(on)

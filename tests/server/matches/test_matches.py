@@ -304,7 +304,10 @@ async def test_deal_variation_per_seat_and_verify_by_match(mapi: Api, match_serv
         assert any(needle in p for p in verify_match_data(changed, replays).problems), needle
     swapped = replays.replace('"entry":1,', '"entry":9,')
     assert not verify_match_data(done, swapped).ok
-    for args, needle in [(("--match", "99999999"), "no match 99999999"), ((), "TOURNAMENT_ID or --match")]:
+    for args, needle in [
+        (("--match", "99999999"), "no match 99999999"),
+        ((), "TOURNAMENT_ID, --match ID or --bracket ID"),
+    ]:
         bad = spidertour("verify", "--server", match_server.url, *args)
         assert bad.returncode == 2 and needle in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
 

@@ -36,6 +36,11 @@ ORGANISER_ROUTES = {
     ("get", "/api/clubs/{club_id}/results.csv"),
     ("post", "/api/series"),
     ("post", "/api/series/{series_id}/tournaments"),
+    ("post", "/api/brackets"),
+    ("patch", "/api/brackets/{bracket_id}"),
+    ("post", "/api/brackets/{bracket_id}/cancel"),
+    ("post", "/api/brackets/{bracket_id}/disqualify"),
+    ("get", "/api/brackets/{bracket_id}/entries"),
 }
 PLAYER_ROUTES = {
     ("post", "/api/tournaments/{tournament_id}/entries"),
@@ -52,6 +57,7 @@ PLAYER_ROUTES = {
     ("post", "/api/matches"),
     ("get", "/api/me/matches"),
     ("delete", "/api/matches/{match_id}/seat"),
+    ("post", "/api/brackets/{bracket_id}/entries"),
 }
 ORGANISER: list[dict[str, list[str]]] = [{"admin": []}, {"organiser": []}]
 # Either: a club's organisers and members; its organisers (a token optional once finished).
@@ -68,6 +74,9 @@ PUBLIC_ROUTES = {
     ("get", "/api/matches/formats"),
     ("get", "/api/matches/{match_id}"),
     ("get", "/api/matches/{match_id}/replays"),
+    ("get", "/api/brackets"),
+    ("get", "/api/brackets/{bracket_id}"),
+    ("get", "/api/brackets/{bracket_id}/replays"),
 }
 
 
