@@ -14,7 +14,7 @@ from litestar.types import ControllerRouterHandler
 
 from .brackets import organiser_routes as bracket_organiser
 from .brackets import routes as brackets
-from .communities import clubs, exports, organisers, privacy, roster
+from .communities import clubs, exports, organised, organisers, privacy, roster
 from .competitions import practice, profiles, teams
 from .competitions.analysis import routes as analysis
 from .competitions.series import routes as series
@@ -44,7 +44,8 @@ ROUTES: list[ControllerRouterHandler] = [
     *watch.ROUTES,  # leaderboard pages, around me, rebuild
     *organiser_routes.ROUTES,  # edit, close, cancel, entries, disqualify, integrity
     *schedules.ROUTES,  # recurring tournaments
-    *organisers.ROUTES,  # the owner's organisers
+    *organisers.ROUTES,  # the owner's organisers, accounts made organisers
+    *organised.ROUTES,  # what an organiser manages
     *clubs.ROUTES,  # clubs, their organisers, members and invite code
     *roster.ROUTES,  # a club's member accounts from a list
     *privacy.ROUTES,  # a profile made public or private, by the player or the club that made it

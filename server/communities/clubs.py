@@ -92,7 +92,7 @@ async def my_clubs(
     """The caller's clubs, by name, a page at a time (?offset=0&limit=100): those an organiser
     organises (every club for the owner), those a player belongs to."""
     viewer = await viewer_of(request)
-    ids = None if viewer.owner else sorted(viewer.organised if viewer.organiser else viewer.member_of)
+    ids = None if viewer.owner else viewer.clubs
     return [club_out(r) for r in await store.clubs(core_of(request).db, ids, limit, offset)]
 
 

@@ -12,22 +12,27 @@ MAX_ROSTER = 200  # lines of one roster: each code is hashed with argon2id, a fi
 
 
 class OrganiserCreate(Struct, forbid_unknown_fields=True):
-    """Owner: a new organiser."""
+    """Owner: one of ``name`` (a new organiser with a token of its own), ``player`` (an account, by
+    id) or ``handle`` (an account, by handle): the account's sessions carry the organiser's rights."""
 
-    name: Name
+    name: Name | None = None
+    player: Annotated[int, Meta(ge=1)] | None = None
+    handle: Annotated[str, Meta(min_length=1, max_length=40)] | None = None
 
 
-class OrganiserCreated(Struct):
+class OrganiserCreated(Struct, omit_defaults=True):
     id: int
     name: str
-    token: str  # shown once: the server keeps only its hash
+    token: str | None = None  # a token organiser's, shown once: the server keeps only its hash
+    player_id: int | None = None  # an account organiser's account (it has no token)
 
 
 class Organiser(Struct):
     id: int
     name: str
     created_at: datetime
-    revoked_at: datetime | None  # its token is refused from then on
+    revoked_at: datetime | None  # its token, or its account's rights, refused from then on
+    player_id: int | None = None  # the account whose sessions carry its rights (None: a token organiser)
 
 
 class OrganiserRef(Struct):
@@ -110,3 +115,32 @@ class Invite(Struct):
 
 class ClubJoin(Struct, forbid_unknown_fields=True):
     invite: Annotated[str, Meta(min_length=1, max_length=64)]
+
+
+class OrganisedItem(Struct, omit_defaults=True):
+    """One thing an organiser manages. ``status``: a tournament's or bracket's (scheduled, open,
+    closing, finished, cancelled), a schedule's (active, stopped), a series' or club's phase;
+    ``phase``: running, coming or finished. Counts: ``entries`` (a tournament's or bracket's
+    entrants), ``tournaments`` (a schedule's, series' or club's), ``members`` (a club's)."""
+
+    kind: str  # tournament, bracket, schedule, series or club
+    id: int
+    name: str
+    status: str
+    phase: str
+    club_id: int | None
+    created_at: datetime
+    opens_at: datetime | None = None  # a schedule's: its first opening
+    closes_at: datetime | None = None
+    entries: int | None = None
+    members: int | None = None
+    tournaments: int | None = None
+
+
+class Organised(Struct):
+    """A page of what the caller organises, newest first, and ``counts``: kind -> phase -> how many."""
+
+    items: list[OrganisedItem]
+    counts: dict[str, dict[str, int]]
+    offset: int
+    limit: int

@@ -20,12 +20,37 @@ async def create_organiser(db: asyncpg.Pool, name: str, token_hash: bytes) -> as
     return row
 
 
+ORGANISER_COLUMNS = "id, name, created_at, revoked_at, player_id"
+
+
 async def organisers(db: asyncpg.Pool) -> list[asyncpg.Record]:
-    return await db.fetch("SELECT id, name, created_at, revoked_at FROM organisers ORDER BY id")
+    return await db.fetch(f"SELECT {ORGANISER_COLUMNS} FROM organisers ORDER BY id")
 
 
 async def organiser(db: Db, organiser_id: int) -> asyncpg.Record | None:
-    return await db.fetchrow("SELECT id, name, created_at, revoked_at FROM organisers WHERE id = $1", organiser_id)
+    return await db.fetchrow(f"SELECT {ORGANISER_COLUMNS} FROM organisers WHERE id = $1", organiser_id)
+
+
+async def account_organiser(db: Db, player_id: int) -> asyncpg.Record | None:
+    """The organiser this account is (revoked or not), or None."""
+    return await db.fetchrow(f"SELECT {ORGANISER_COLUMNS} FROM organisers WHERE player_id = $1", player_id)
+
+
+async def make_account_organiser(db: asyncpg.Pool, player_id: int, name: str) -> tuple[asyncpg.Record, bool]:
+    """The account made an organiser (a revoked one restored, under the same id): (its row, whether
+    it was made or restored now); an organiser already is answered as it is."""
+    row = await db.fetchrow(
+        f"""INSERT INTO organisers (name, player_id) VALUES ($1, $2)
+            ON CONFLICT (player_id) DO UPDATE SET revoked_at = NULL WHERE organisers.revoked_at IS NOT NULL
+            RETURNING {ORGANISER_COLUMNS}""",
+        name,
+        player_id,
+    )
+    if row is not None:
+        return row, True
+    found = await account_organiser(db, player_id)
+    assert found is not None
+    return found, False
 
 
 async def revoke_organiser(db: asyncpg.Pool, organiser_id: int) -> asyncpg.Record | None:
@@ -34,7 +59,7 @@ async def revoke_organiser(db: asyncpg.Pool, organiser_id: int) -> asyncpg.Recor
     async with db.acquire() as conn, conn.transaction():
         row = await conn.fetchrow(
             """UPDATE organisers SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1
-               RETURNING id, name, created_at, revoked_at""",
+               RETURNING id, name, created_at, revoked_at, player_id""",
             organiser_id,
         )
         if row is not None:
@@ -60,6 +85,16 @@ async def held(conn: Db, organiser_id: int, what: str) -> int:
     await conn.execute("SELECT 1 FROM organisers WHERE id = $1 FOR UPDATE", organiser_id)
     count: int = await conn.fetchval(HELD_SQL[what], organiser_id)
     return count
+
+
+async def organiser_of_session(db: asyncpg.Pool, player_id: int) -> asyncpg.Record | None:
+    """The unrevoked organiser an account is, with the clubs it organises (``clubs``): read on every
+    request of the account, so a revocation holds at once on every process."""
+    return await db.fetchrow(
+        """SELECT o.id, o.name, array(SELECT club_id FROM club_organisers WHERE organiser_id = o.id) AS clubs
+             FROM organisers o WHERE o.player_id = $1 AND o.revoked_at IS NULL""",
+        player_id,
+    )
 
 
 async def organised_clubs(db: asyncpg.Pool, organiser_id: int) -> list[int]:
@@ -148,6 +183,12 @@ async def join_club(db: asyncpg.Pool, club_id: int, player_id: int) -> None:
 async def player(db: asyncpg.Pool, player_id: int) -> asyncpg.Record | None:
     return await db.fetchrow(
         "SELECT id, name, handle, code_hash, roster_club_id, profile_public FROM players WHERE id = $1", player_id
+    )
+
+
+async def player_by_handle(db: asyncpg.Pool, handle: str) -> asyncpg.Record | None:
+    return await db.fetchrow(
+        "SELECT id, name, handle, code_hash, roster_club_id, profile_public FROM players WHERE handle = $1", handle
     )
 
 
