@@ -14,7 +14,9 @@ from litestar.types import ControllerRouterHandler
 
 from .brackets import organiser_routes as bracket_organiser
 from .brackets import routes as brackets
-from .communities import clubs, exports, organised, organisers, privacy, roster
+from .communities import clubs, exports, privacy, roster
+from .communities.organisers import organised
+from .communities.organisers import routes as organisers
 from .competitions import practice, profiles, teams
 from .competitions.analysis import routes as analysis
 from .competitions.series import routes as series

@@ -82,12 +82,12 @@ async def standings_csv(request: Request[Any, Any, Any], tournament_id: int) -> 
     tour = await store.export_tournament(db, tournament_id) if valid_id(tournament_id) else None
     if tour is None:
         raise NotFoundException(f"no tournament {tournament_id}")
+    viewer = await viewer_of(request)
     if tour["cancelled"]:
         rows = []
     elif tour["finished"]:
-        rows = await store.final_rows(db, tournament_id)
+        rows = await store.final_rows(db, tournament_id, viewer.manages(tour["organiser_id"], tour["club_id"]))
     else:
-        viewer = await viewer_of(request)
         if not viewer.manages(tour["organiser_id"], tour["club_id"]):
             raise PermissionDeniedException(
                 "the standings are exported for everyone once the tournament is finished; "

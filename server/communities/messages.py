@@ -60,6 +60,14 @@ class Club(Struct):
     name: str
     organisers: list[OrganiserRef]
     members: int  # how many
+    public_names: bool = False  # the public sees its roster members' full names and handles, not initials
+
+
+class ClubEdit(Struct, forbid_unknown_fields=True):
+    """A club's organiser: whether the public sees the full names and handles of the members its
+    roster made (else their names as initials, "Ann S.", and no handle)."""
+
+    public_names: bool
 
 
 class ClubOrganiserAdd(Struct, forbid_unknown_fields=True):
@@ -70,8 +78,10 @@ class ClubOrganiserAdd(Struct, forbid_unknown_fields=True):
 
 class Member(Struct):
     player_id: int
-    name: str
+    name: str  # in full, as its roster gave it
+    shown_as: str  # the name the public sees ("Ann S." while its roster's club keeps names from the public)
     handle: str | None
+    handle_shown: bool  # whether the public sees its handle
     joined_at: datetime
     roster: bool  # made by this club's roster: the club replaces its code and may make its profile public
     profile_public: bool  # false: its profile is shown to itself and its clubs only

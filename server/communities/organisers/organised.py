@@ -8,10 +8,10 @@ from typing import Annotated, Any, Literal
 from litestar import Request, get
 from litestar.params import Parameter
 
-from ..core import core_of
-from ..operations.openapi import ORGANISER, PLAYER, errors
-from . import messages as m
-from .identity import organiser_guard, viewer_of
+from ...core import core_of
+from ...operations.openapi import ORGANISER, PLAYER, errors
+from .. import messages as m
+from ..identity import organiser_guard, viewer_of
 from .organised_store import organised
 
 Kind = Literal["tournament", "bracket", "schedule", "series", "club"]

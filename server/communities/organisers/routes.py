@@ -9,13 +9,13 @@ from typing import Any
 from litestar import Request, Response, delete, get, post
 from litestar.exceptions import HTTPException, NotFoundException, PermissionDeniedException
 
-from ..core import core_of
-from ..lib.http import admin_guard, printable, strict_body, valid_id
-from ..lib.tokens import new_token, token_hash
-from ..operations.openapi import ADMIN, PLAYER, errors
-from ..players.auth import player_guard
-from . import messages as m
-from . import store
+from ...core import core_of
+from ...lib.http import admin_guard, printable, strict_body, valid_id
+from ...lib.tokens import new_token, token_hash
+from ...operations.openapi import ADMIN, PLAYER, errors
+from ...players.auth import player_guard
+from .. import messages as m
+from .. import store
 
 ONE_OF = "send one of name (an organiser with a token), player (an account's id) or handle (an account's)"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from ..storage.sql import STATUS_SQL
+from ...storage.sql import STATUS_SQL
 
 # The clubs the organiser ($1) organises; for the owner ($1 NULL), the clubs no organiser organises.
 _CLUBS = """SELECT c.id FROM clubs c

@@ -11,11 +11,10 @@ import pytest
 
 from tests.client import Api, bearer
 from tests.conftest import server_env
+from tests.server.communities.kit import account_organiser, count, new_club, new_organiser, signed_in, tournament_as
+from tests.server.communities.test_organisers import ROUTES, iso
 from tests.server.helpers import assert_error, unique
 from tests.serverproc import ServerProcess
-
-from .kit import account_organiser, count, new_club, new_organiser, signed_in, tournament_as
-from .test_organisers import ROUTES, iso
 
 
 def test_the_owner_makes_an_account_an_organiser_by_handle_or_id(api: Api) -> None:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from tests.client import Api, bearer
+from tests.server.communities.kit import account_organiser, new_club, new_organiser, tournament_as
+from tests.server.communities.test_organisers import iso
 from tests.server.helpers import assert_error, unique
-
-from .kit import account_organiser, new_club, new_organiser, tournament_as
-from .test_organisers import iso
 
 
 def test_an_organiser_sees_what_it_manages_and_nothing_else(api: Api) -> None:
