@@ -17,7 +17,7 @@ from .brackets import routes as brackets
 from .communities import clubs, exports, privacy, roster
 from .communities.organisers import organised
 from .communities.organisers import routes as organisers
-from .competitions import practice, profiles, teams
+from .competitions import practice, profiles, progress, teams
 from .competitions.analysis import routes as analysis
 from .competitions.series import routes as series
 from .config import Config
@@ -52,6 +52,7 @@ ROUTES: list[ControllerRouterHandler] = [
     *roster.ROUTES,  # a club's member accounts from a list
     *privacy.ROUTES,  # a profile made public or private, by the player or the club that made it
     *exports.ROUTES,  # standings and club results as CSV
+    *progress.ROUTES,  # a class's progress, for its club's organisers
     *profiles.ROUTES,  # a player's public profile: ratings and latest results
     *series.ROUTES,  # series: seasons and leagues, their tournaments and table
     *teams.ROUTES,  # a team battle's team standings
