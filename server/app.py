@@ -14,7 +14,7 @@ from litestar.types import ControllerRouterHandler
 
 from .brackets import organiser_routes as bracket_organiser
 from .brackets import routes as brackets
-from .communities import clubs, exports, privacy, roster
+from .communities import clubs, exports, privacy, roster, sheets
 from .communities.organisers import organised
 from .communities.organisers import routes as organisers
 from .competitions import practice, profiles, progress, teams
@@ -50,6 +50,7 @@ ROUTES: list[ControllerRouterHandler] = [
     *organised.ROUTES,  # what an organiser manages
     *clubs.ROUTES,  # clubs, their organisers, members and invite code
     *roster.ROUTES,  # a club's member accounts from a list
+    *sheets.ROUTES,  # fresh codes for chosen members, as slips to print
     *privacy.ROUTES,  # a profile made public or private, by the player or the club that made it
     *exports.ROUTES,  # standings and club results as CSV
     *progress.ROUTES,  # a class's progress, for its club's organisers

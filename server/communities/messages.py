@@ -115,6 +115,22 @@ class MemberCode(Struct):
 
 class Roster(Struct):
     members: list[MemberCode]
+    signin_url: str | None = None  # where the members sign in: the web client's sign-in page
+
+
+class CodesAgain(Struct, forbid_unknown_fields=True):
+    """A club's organiser: new sign-in codes for these members of its roster (player ids)."""
+
+    members: Annotated[list[Annotated[int, Meta(ge=1)]], Meta(min_length=1, max_length=MAX_ROSTER)]
+
+
+class CodeSheet(Struct):
+    """Fresh codes to print as slips, each shown once: the club, where to sign in, and per member its
+    name, handle and code."""
+
+    club: ClubRef
+    signin_url: str  # the web client's sign-in page on this server
+    members: list[MemberCode]
 
 
 class Invite(Struct):

@@ -21,6 +21,7 @@ from . import store
 from .clubs import managed_club
 from .codes import HANDLE, new_code, new_handle
 from .identity import organiser_guard
+from .sheets import signin_url
 
 MAX_BODY = 128 * 1024  # bytes: 500 lines of names and handles fit many times over
 MAX_NAME = 40  # as a player's display name
@@ -155,7 +156,7 @@ async def post_roster(request: Request[Any, Any, Any], club_id: int) -> Response
     if "text/csv" in request.headers.get("accept", ""):
         headers["Content-Disposition"] = f'attachment; filename="club-{club_id}-codes.csv"'
         return Response(as_csv(members), media_type="text/csv; charset=utf-8", status_code=201, headers=headers)
-    return Response(m.Roster(members=members), status_code=201, headers=headers)
+    return Response(m.Roster(members=members, signin_url=signin_url(request)), status_code=201, headers=headers)
 
 
 ROUTES = [post_roster]

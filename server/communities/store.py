@@ -231,6 +231,47 @@ async def replace_code(db: asyncpg.Pool, player_id: int, code_hash: str) -> list
         return [r["id"] for r in rows]
 
 
+async def players_in_club(db: asyncpg.Pool, club_id: int, player_ids: list[int]) -> list[asyncpg.Record]:
+    """Those of these players who are members of the club, as the club knows them."""
+    return await db.fetch(
+        f"""SELECT {PLAYER_COLUMNS} FROM players
+             WHERE id = ANY($2::bigint[]) AND id IN (SELECT player_id FROM club_members WHERE club_id = $1)""",
+        club_id,
+        player_ids,
+    )
+
+
+async def replace_codes(db: asyncpg.Pool, codes: list[tuple[int, str]]) -> list[int] | int:
+    """Every member's new code (player id, code hash), and the sessions they had ended: their ids.
+    All or none: when a member has no code any more (it chose a password meanwhile), nothing is
+    changed and that member's id is the answer."""
+    ids = [pid for pid, _ in codes]
+    async with db.acquire() as conn:
+        transaction = conn.transaction()
+        await transaction.start()
+        try:
+            done = await conn.fetch(
+                """UPDATE players p SET code_hash = u.h FROM unnest($1::bigint[], $2::text[]) AS u (id, h)
+                    WHERE p.id = u.id AND p.code_hash IS NOT NULL RETURNING p.id""",
+                ids,
+                [h for _, h in codes],
+            )
+            if len(done) != len(codes):
+                await transaction.rollback()
+                changed = {r["id"] for r in done}
+                return next(pid for pid in ids if pid not in changed)
+            rows = await conn.fetch(
+                """UPDATE sessions SET ended_at = now() WHERE player_id = ANY($1::bigint[]) AND ended_at IS NULL
+                   RETURNING id""",
+                ids,
+            )
+        except BaseException:
+            await transaction.rollback()
+            raise
+        await transaction.commit()
+        return [r["id"] for r in rows]
+
+
 async def set_profile_public(db: asyncpg.Pool, player_id: int, public: bool) -> None:
     await db.execute("UPDATE players SET profile_public = $2 WHERE id = $1", player_id, public)
 
