@@ -366,7 +366,7 @@ async def club_results(db: asyncpg.Pool, club_id: int) -> list[asyncpg.Record]:
     return await db.fetch(
         f"""SELECT p.id AS player_id, coalesce(p.roster_name, p.name) AS player, p.handle, t.id AS tournament_id,
                    t.name AS tournament,
-                   s.rank, coalesce(s.time_left, e.time_left) AS time_left, {RESULT_COLUMNS}
+                   s.rank, coalesce(s.time_left, e.time_left) AS time_left, e.disqualified, {RESULT_COLUMNS}
               FROM club_members m JOIN players p ON p.id = m.player_id
               LEFT JOIN (entries e JOIN tournaments t ON t.id = e.tournament_id AND t.club_id = $1)
                      ON e.player_id = m.player_id AND NOT e.practice
