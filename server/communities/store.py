@@ -330,9 +330,11 @@ CLUB_OF = """coalesce((SELECT c.name FROM clubs c WHERE c.id = e.team_id),
 
 
 # A player's name and handle as an export shows them: to the public ($2 false) the names a club
-# keeps from it are initials, without a handle; to the tournament's organisers ($2 true) in full.
-NAMES = """CASE WHEN $2 THEN coalesce(p.roster_name, p.name) ELSE p.name END AS player,
-           CASE WHEN $2 OR p.roster_name IS NULL THEN p.handle END AS handle"""
+# keeps from it are initials, without a handle; to the tournament's organisers ($2 true) in full when
+# the player is a member of the tournament's club (a pupil of another club stays as the public sees it).
+CLUBS_OWN = "EXISTS (SELECT 1 FROM club_members cm WHERE cm.player_id = p.id AND cm.club_id = t.club_id)"
+NAMES = f"""CASE WHEN $2 AND {CLUBS_OWN} THEN coalesce(p.roster_name, p.name) ELSE p.name END AS player,
+           CASE WHEN p.roster_name IS NULL OR ($2 AND {CLUBS_OWN}) THEN p.handle END AS handle"""
 
 
 async def final_rows(db: asyncpg.Pool, tournament_id: int, insider: bool) -> list[asyncpg.Record]:

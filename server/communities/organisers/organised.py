@@ -9,7 +9,7 @@ from litestar import Request, get
 from litestar.params import Parameter
 
 from ...core import core_of
-from ...operations.openapi import ORGANISER, PLAYER, errors
+from ...operations.openapi import ORGANISER, errors
 from .. import messages as m
 from ..identity import organiser_guard, viewer_of
 from .organised_store import organised
@@ -18,7 +18,7 @@ Kind = Literal["tournament", "bracket", "schedule", "series", "club"]
 Phase = Literal["running", "coming", "finished"]
 
 
-@get("/api/me/organised", guards=[organiser_guard], security=[*ORGANISER, *PLAYER], responses=errors(400, 401, 403))
+@get("/api/me/organised", guards=[organiser_guard], security=ORGANISER, responses=errors(400, 401, 403))
 async def my_organised(
     request: Request[Any, Any, Any],
     kind: Annotated[Kind | None, Parameter(query="kind")] = None,

@@ -117,3 +117,23 @@ def test_only_the_club_s_organisers_choose_and_bad_bodies_change_nothing(api: Ap
     assert api.http.get(path).json()["public_names"] is False
     members = api.http.get(f"{path}/members", headers=bearer(school)).json()
     assert members[0]["shown_as"] == "Ann S." and members[0]["name"] == "Ann Smith"
+
+
+def test_organisers_see_full_names_of_their_own_club_s_pupils_only(api: Api) -> None:
+    _, school = new_organiser(api, "school")
+    _, stranger = new_organiser(api, "stranger")
+    club = new_club(api, school)
+    (ann,) = roster(api, school, club["id"], "Ann Smith")
+    ann_token = signed_in(api, ann)
+    ours = tournament_as(api, school, club=club["id"])["id"]
+    theirs = tournament_as(api, stranger)["id"]  # open to all: the pupil joins it too
+    for tid in (ours, theirs):
+        api.join(tid, ann_token)
+    ours_entries = api.http.get(f"/api/tournaments/{ours}/entries", headers=bearer(school)).json()
+    theirs_entries = api.http.get(f"/api/tournaments/{theirs}/entries", headers=bearer(stranger)).json()
+    assert [e["player"] for e in ours_entries] == ["Ann Smith"]
+    assert [e["player"] for e in theirs_entries] == ["Ann S."]
+    ours_csv = api.http.get(f"/api/tournaments/{ours}/standings.csv", headers=bearer(school)).text
+    theirs_csv = api.http.get(f"/api/tournaments/{theirs}/standings.csv", headers=bearer(stranger)).text
+    assert f"Ann Smith,{ann['handle']}," in ours_csv
+    assert "Ann S.,," in theirs_csv and "smith" not in theirs_csv.lower()
