@@ -90,15 +90,15 @@ async def _resolve(connection: ASGIConnection[Any, Any, Any, Any]) -> Viewer:
         player = await require_player(cast(Any, connection))
     except NotAuthorizedException:
         return NOBODY
-    member_of = frozenset(await store.member_clubs(core.db, player["id"]))
-    account = await store.organiser_of_session(core.db, player["id"])
-    if account is None:
+    found = await store.player_viewer(core.db, player["id"])
+    member_of = frozenset(found["member_of"])
+    if found["id"] is None:  # no organiser, or a revoked one
         return Viewer(player_id=player["id"], member_of=member_of)
     return Viewer(
-        organiser_id=account["id"],
-        organiser_name=account["name"],
+        organiser_id=found["id"],
+        organiser_name=found["name"],
         player_id=player["id"],
-        organised=frozenset(account["clubs"]),
+        organised=frozenset(found["clubs"]),
         member_of=member_of,
     )
 

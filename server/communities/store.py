@@ -87,14 +87,18 @@ async def held(conn: Db, organiser_id: int, what: str) -> int:
     return count
 
 
-async def organiser_of_session(db: asyncpg.Pool, player_id: int) -> asyncpg.Record | None:
-    """The unrevoked organiser an account is, with the clubs it organises (``clubs``): read on every
-    request of the account, so a revocation holds at once on every process."""
-    return await db.fetchrow(
-        """SELECT o.id, o.name, array(SELECT club_id FROM club_organisers WHERE organiser_id = o.id) AS clubs
-             FROM organisers o WHERE o.player_id = $1 AND o.revoked_at IS NULL""",
+async def player_viewer(db: asyncpg.Pool, player_id: int) -> asyncpg.Record:
+    """In one query: the clubs a player belongs to (``member_of``) and, when its account is an
+    unrevoked organiser, that organiser (``id``, ``name``, ``clubs`` it organises; else NULLs). Read
+    on every request of the player, so a revocation holds at once on every process."""
+    row = await db.fetchrow(
+        """SELECT array(SELECT club_id FROM club_members WHERE player_id = $1) AS member_of, o.id, o.name,
+                  array(SELECT club_id FROM club_organisers WHERE organiser_id = o.id) AS clubs
+             FROM (SELECT 1) AS one LEFT JOIN organisers o ON o.player_id = $1 AND o.revoked_at IS NULL""",
         player_id,
     )
+    assert row is not None
+    return row
 
 
 async def organised_clubs(db: asyncpg.Pool, organiser_id: int) -> list[int]:
