@@ -83,3 +83,21 @@ def test_bad_queries_and_callers(api: Api) -> None:
     _, player = api.register("player")
     assert_error(api.http.get("/api/me/organised", headers=bearer(player)), 403, "organiser")
     assert_error(api.http.get("/api/me/organised"), 401)
+
+
+def test_an_account_organiser_runs_brackets_too(api: Api) -> None:
+    organiser_id, _, session = account_organiser(api)
+    body = {"name": unique("cup"), "opens_at": iso(600), "break_seconds": 0}
+    r = api.http.post("/api/brackets", json=body, headers=bearer(session))
+    assert r.status_code == 201, r.text
+    bracket = r.json()
+    assert bracket["organiser"]["id"] == organiser_id
+    r = api.http.patch(f"/api/brackets/{bracket['id']}", json={"name": "renamed"}, headers=bearer(session))
+    assert r.status_code == 200 and r.json()["name"] == "renamed", r.text
+    _, _, other = account_organiser(api, "other")
+    r = api.http.patch(f"/api/brackets/{bracket['id']}", json={"name": "taken"}, headers=bearer(other))
+    assert_error(r, 403, "not your")
+    items = api.http.get("/api/me/organised?kind=bracket", headers=bearer(session)).json()["items"]
+    assert [(i["kind"], i["id"], i["name"], i["phase"]) for i in items] == [
+        ("bracket", bracket["id"], "renamed", "coming")
+    ]
