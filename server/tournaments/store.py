@@ -398,7 +398,8 @@ ORGANISER_ENTRY_SQL = """
            CASE WHEN e.status = 'playing'
                 THEN greatest(0, floor(extract(epoch FROM e.deadline - now())))::int
                 ELSE e.time_left END AS time_left,
-           e.created_at AS joined_at, e.started_at, e.ended_at, e.disqualified, e.disqualified_at
+           e.created_at AS joined_at, e.started_at, e.ended_at, e.disqualified, e.disqualified_at,
+           e.epoch > 0 AS connected
       FROM entries e JOIN players p ON p.id = e.player_id"""
 
 
