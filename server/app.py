@@ -14,8 +14,10 @@ from litestar.types import ControllerRouterHandler
 
 from .brackets import organiser_routes as bracket_organiser
 from .brackets import routes as brackets
-from .communities import clubs, exports, organisers, privacy, roster
-from .competitions import practice, profiles, teams
+from .communities import clubs, exports, privacy, roster, sheets
+from .communities.organisers import organised
+from .communities.organisers import routes as organisers
+from .competitions import practice, profiles, progress, teams
 from .competitions.analysis import routes as analysis
 from .competitions.series import routes as series
 from .config import Config
@@ -44,11 +46,14 @@ ROUTES: list[ControllerRouterHandler] = [
     *watch.ROUTES,  # leaderboard pages, around me, rebuild
     *organiser_routes.ROUTES,  # edit, close, cancel, entries, disqualify, integrity
     *schedules.ROUTES,  # recurring tournaments
-    *organisers.ROUTES,  # the owner's organisers
+    *organisers.ROUTES,  # the owner's organisers, accounts made organisers
+    *organised.ROUTES,  # what an organiser manages
     *clubs.ROUTES,  # clubs, their organisers, members and invite code
     *roster.ROUTES,  # a club's member accounts from a list
+    *sheets.ROUTES,  # fresh codes for chosen members, as slips to print
     *privacy.ROUTES,  # a profile made public or private, by the player or the club that made it
     *exports.ROUTES,  # standings and club results as CSV
+    *progress.ROUTES,  # a class's progress, for its club's organisers
     *profiles.ROUTES,  # a player's public profile: ratings and latest results
     *series.ROUTES,  # series: seasons and leagues, their tournaments and table
     *teams.ROUTES,  # a team battle's team standings

@@ -140,6 +140,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     schedules_per_organiser: Annotated[int, Meta(ge=1, le=1_000_000)] = 50  # running (not stopped) schedules
     clubs_per_organiser: Annotated[int, Meta(ge=1, le=1_000_000)] = 200  # clubs it organises
     series_per_organiser: Annotated[int, Meta(ge=1, le=1_000_000)] = 200
+    organisers_open: bool = False  # any account may make itself an organiser (POST /api/me/organiser)
     # Matches (docs/matches.md): the formats offered; the rating band (ordinal points either way) and
     # its widening a minute waited; seconds to start a seat's game, and for a match to fill; matches
     # not over one player may hold.
@@ -345,6 +346,7 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "SCHEDULES_PER_ORGANISER": ("schedules_per_organiser", f"{_WHOLE} from 1"),
     "CLUBS_PER_ORGANISER": ("clubs_per_organiser", f"{_WHOLE} from 1"),
     "SERIES_PER_ORGANISER": ("series_per_organiser", f"{_WHOLE} from 1"),
+    "ORGANISERS_OPEN": ("organisers_open", "true or false"),
     "MATCH_FORMATS": (
         "match_formats",
         'a JSON list of formats such as [{"name": "spider78-1suit-5min", "settings": {"variant": "spider78", '

@@ -1,6 +1,6 @@
 """``spidertour organiser create|list|revoke`` (the owner) and ``spidertour club
-create|organiser|roster|members|invite|code|results`` (an organiser, with its token as
---admin-token or $ADMIN_TOKEN) on a running server."""
+create|organiser|roster|members|invite|code|codes|results|progress`` (an organiser, with its token
+or an organiser account's session token as --admin-token or $ADMIN_TOKEN) on a running server."""
 
 from __future__ import annotations
 
@@ -16,9 +16,23 @@ MAX_ROSTER_BYTES = 128 * 1024  # as the server takes
 
 
 def run_organiser_create(args: argparse.Namespace) -> int:
-    rc, answer = admin_call(args, "POST", "/api/organisers", {"name": args.name})
-    if answer is not None:
+    """A token organiser (NAME), or an account made one (--handle or --player): no token then."""
+    given = [x for x in (args.name, args.handle, args.player) if x is not None]
+    if len(given) != 1:
+        print("error: give a NAME (an organiser with a token), or --handle or --player (an account)", file=sys.stderr)
+        return 2
+    body: dict[str, Any] = (
+        {"name": args.name}
+        if args.name is not None
+        else {"handle": args.handle}
+        if args.handle is not None
+        else {"player": args.player}
+    )
+    rc, answer = admin_call(args, "POST", "/api/organisers", body)
+    if answer is not None and "token" in answer:
         print(f"organiser {answer['id']} ({answer['name']}); its token, shown once:\n{answer['token']}")
+    elif answer is not None:
+        print(f"organiser {answer['id']} ({answer['name']}): player {answer['player_id']}'s sessions carry its rights")
     return rc
 
 
@@ -81,6 +95,23 @@ def run_club_code(args: argparse.Namespace) -> int:
     return show(*admin_call(args, "POST", f"/api/clubs/{args.club_id}/members/{args.player_id}/code"))
 
 
+def run_club_codes(args: argparse.Namespace) -> int:
+    """Fresh codes for these members, printed as CSV slips (the old codes and their sessions end)."""
+    body = {"members": args.player_ids}
+    rc, answer = admin_call(args, "POST", f"/api/clubs/{args.club_id}/codes", body, timeout=180, accept="text/csv")
+    if answer is not None:
+        sys.stdout.write(answer)
+        print("these codes are shown once: print or keep the sheet", file=sys.stderr)
+    return rc
+
+
+def run_club_progress(args: argparse.Namespace) -> int:
+    rc, answer = admin_call(args, "GET", f"/api/clubs/{args.club_id}/progress?format=csv", accept="text/csv")
+    if answer is not None:
+        sys.stdout.write(answer)
+    return rc
+
+
 def run_club_results(args: argparse.Namespace) -> int:
     rc, answer = admin_call(args, "GET", f"/api/clubs/{args.club_id}/results.csv", accept="text/csv")
     if answer is not None:
@@ -91,8 +122,10 @@ def run_club_results(args: argparse.Namespace) -> int:
 def add_commands(sub: Any) -> None:
     organiser = sub.add_parser("organiser", aliases=["organisers"], help="the owner: organisers and their tokens")
     osub = organiser.add_subparsers(dest="action", required=True)
-    create = osub.add_parser("create", help="a new organiser; prints its token once")
-    create.add_argument("name")
+    create = osub.add_parser("create", help="a new organiser; prints its token once (an account's: none)")
+    create.add_argument("name", nargs="?", help="a new organiser with a token of its own")
+    create.add_argument("--handle", help="make this account an organiser: its sessions carry the rights")
+    create.add_argument("--player", type=an_id, help="make this account (by player id) an organiser")
     create.set_defaults(run=run_organiser_create)
     listing = osub.add_parser("list", help="every organiser, revoked ones included")
     listing.set_defaults(run=run_organiser_list)
@@ -114,6 +147,8 @@ def add_commands(sub: Any) -> None:
         ("roster", run_club_roster, "member accounts from a CSV file (name[,handle]); prints the code sheet"),
         ("organiser", run_club_organiser, "add another organiser to the club"),
         ("code", run_club_code, "a new sign-in code for a member"),
+        ("codes", run_club_codes, "fresh sign-in codes for these members, as CSV slips to print"),
+        ("progress", run_club_progress, "each member's games, scores, rating and last seen, as CSV"),
     ):
         cmd = csub.add_parser(name, help=text)
         cmd.add_argument("club_id", type=an_id)
@@ -128,5 +163,7 @@ def add_commands(sub: Any) -> None:
             cmd.add_argument("organiser_id", type=an_id)
         if name == "code":
             cmd.add_argument("player_id", type=an_id)
+        if name == "codes":
+            cmd.add_argument("player_ids", type=an_id, nargs="+", metavar="player_id")
     for cmd in commands:
         add_server_options(cmd)

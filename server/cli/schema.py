@@ -18,11 +18,15 @@ from ..brackets.messages import Bracket, BracketCreate, BracketDisqualify, Brack
 from ..communities.messages import (
     Club,
     ClubCreate,
+    ClubEdit,
     ClubJoin,
     ClubOrganiserAdd,
+    CodesAgain,
+    CodeSheet,
     Invite,
     Member,
     MemberCode,
+    Organised,
     Organiser,
     OrganiserCreate,
     OrganiserCreated,
@@ -33,6 +37,7 @@ from ..communities.messages import (
 )
 from ..competitions.practice_messages import Analysis, Computing, PracticeEntry
 from ..competitions.profiles import PlayerProfile
+from ..competitions.progress import ClassProgress
 from ..competitions.series.messages import Series, SeriesCreate, SeriesStanding, SeriesTournamentAdd
 from ..fairplay.messages import IntegrityReport
 from ..matches.messages import Match, MatchAsk, MatchFormatOut, MatchSeat
@@ -77,7 +82,9 @@ def json_schema() -> dict[str, Any]:
             OrganiserCreate,
             OrganiserCreated,
             Organiser,
+            Organised,
             ClubCreate,
+            ClubEdit,
             Club,
             ClubOrganiserAdd,
             Member,
@@ -86,9 +93,12 @@ def json_schema() -> dict[str, Any]:
             RosterNames,
             Roster,
             PlayerProfile,
+            ClassProgress,
             ProfileVisibility,
             ProfileShown,
             MemberCode,
+            CodesAgain,
+            CodeSheet,
             Health,
             ErrorBody,
             IntegrityReport,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Request, get, post
+from litestar import Request, get, patch, post
 from litestar.connection import ASGIConnection
 from litestar.exceptions import HTTPException, NotAuthorizedException, NotFoundException, PermissionDeniedException
 from litestar.handlers import BaseRouteHandler
@@ -35,6 +35,7 @@ def club_out(row: Any) -> m.Club:
         name=row["name"],
         organisers=msgspec.convert(row["organisers"], list[m.OrganiserRef]),
         members=row["members"],
+        public_names=row["public_names"],
     )
 
 
@@ -92,13 +93,29 @@ async def my_clubs(
     """The caller's clubs, by name, a page at a time (?offset=0&limit=100): those an organiser
     organises (every club for the owner), those a player belongs to."""
     viewer = await viewer_of(request)
-    ids = None if viewer.owner else sorted(viewer.organised if viewer.organiser else viewer.member_of)
+    ids = None if viewer.owner else viewer.clubs
     return [club_out(r) for r in await store.clubs(core_of(request).db, ids, limit, offset)]
 
 
 @get("/api/clubs/{club_id:int}", responses=errors(404))
 async def get_club(request: Request[Any, Any, Any], club_id: int) -> m.Club:
     """Anyone: a club's name, organisers and member count."""
+    return club_out(await find_club(request, club_id))
+
+
+@patch(
+    "/api/clubs/{club_id:int}",
+    guards=[organiser_guard],
+    security=ORGANISER,
+    responses=errors(400, 401, 403, 404, 415),
+)
+async def edit_club(request: Request[Any, Any, Any], club_id: int, data: m.ClubEdit) -> m.Club:
+    """A club's organiser: ``{"public_names": true}`` shows the public the full names and handles
+    of the members its roster made; ``false`` (the default) their names as initials and no handle,
+    on every public route and export at once."""
+    await managed_club(request, club_id)
+    data = await strict_body(request, m.ClubEdit)
+    await store.set_public_names(core_of(request).db, club_id, data.public_names)
     return club_out(await find_club(request, club_id))
 
 
@@ -229,6 +246,7 @@ ROUTES = [
     create_club,
     my_clubs,
     get_club,
+    edit_club,
     add_organiser,
     list_members,
     get_invite,

@@ -33,7 +33,8 @@ STANDINGS = (
     "moves",
     "time_left",
 )
-RESULTS = ("player_id", "tournament_id", "tournament", *STANDINGS[:2], "handle", *STANDINGS[4:])
+# A club's results: a disqualified entry has no rank, and says why in ``disqualified`` (the reason).
+RESULTS = ("player_id", "tournament_id", "tournament", *STANDINGS[:2], "handle", *STANDINGS[4:], "disqualified")
 
 
 def bonuses(row: Any) -> tuple[int | str, int | str]:
@@ -61,6 +62,13 @@ def result_cells(row: Any) -> list[Any]:
     ]
 
 
+def disqualified(reason: str | None) -> str:
+    """The ``disqualified`` cell: the organiser's reason, ``yes`` when it gave none; empty if not."""
+    if reason is None:
+        return ""
+    return reason.strip() or "yes"
+
+
 def csv_response(header: tuple[str, ...], lines: list[list[Any]], filename: str) -> Response[str]:
     return Response(
         csv_text(header, lines),
@@ -82,12 +90,12 @@ async def standings_csv(request: Request[Any, Any, Any], tournament_id: int) -> 
     tour = await store.export_tournament(db, tournament_id) if valid_id(tournament_id) else None
     if tour is None:
         raise NotFoundException(f"no tournament {tournament_id}")
+    viewer = await viewer_of(request)
     if tour["cancelled"]:
         rows = []
     elif tour["finished"]:
-        rows = await store.final_rows(db, tournament_id)
+        rows = await store.final_rows(db, tournament_id, viewer.manages(tour["organiser_id"], tour["club_id"]))
     else:
-        viewer = await viewer_of(request)
         if not viewer.manages(tour["organiser_id"], tour["club_id"]):
             raise PermissionDeniedException(
                 "the standings are exported for everyone once the tournament is finished; "
@@ -111,15 +119,16 @@ async def standings_csv(request: Request[Any, Any, Any], tournament_id: int) -> 
     responses=errors(401, 403, 404),
 )
 async def club_results(request: Request[Any, Any, Any], club_id: int) -> Response[str]:
-    """A club's organiser: every member with its results in the club's tournaments (rank once finished)."""
+    """A club's organiser: every member with its results in the club's tournaments (rank once finished;
+    a disqualified entry has none, and its reason in ``disqualified``)."""
     await managed_club(request, club_id)
     rows = await store.club_results(core_of(request).db, club_id)
     lines = []
     for r in rows:
         entry = (
-            [r["rank"], r["player"], r["handle"], *result_cells(r)]
+            [r["rank"], r["player"], r["handle"], *result_cells(r), disqualified(r["disqualified"])]
             if r["tournament_id"]
-            else ["", r["player"], r["handle"], *[""] * 7]
+            else ["", r["player"], r["handle"], *[""] * 8]
         )
         lines.append([r["player_id"], r["tournament_id"], r["tournament"], *entry])
     return csv_response(RESULTS, lines, f"club-{club_id}-results.csv")

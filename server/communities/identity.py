@@ -1,5 +1,5 @@
-"""Who is asking: the owner (the admin token), an organiser (its own token, unless revoked), a
-player, or nobody; and what each may manage or see.
+"""Who is asking: the owner (the admin token), an organiser (its own token, or a session of the
+account it is, unless revoked), a player, or nobody; and what each may manage or see.
 
 An organiser manages what it owns (``organiser_id``) and what belongs to a club it organises
 (``club_id``); the owner manages everything. ``organiser_guard`` lets the owner and organisers in
@@ -22,7 +22,7 @@ from ..lib.tokens import same_secret, token_hash
 from ..players.auth import require_player
 from . import store
 
-NEEDED = "the admin token or an organiser's token is needed for this"
+NEEDED = "the admin token or an organiser's token is needed for this"  # or an organiser's session
 _KEY = "spidertour.viewer"  # where a request keeps the caller once known
 
 
@@ -90,7 +90,17 @@ async def _resolve(connection: ASGIConnection[Any, Any, Any, Any]) -> Viewer:
         player = await require_player(cast(Any, connection))
     except NotAuthorizedException:
         return NOBODY
-    return Viewer(player_id=player["id"], member_of=frozenset(await store.member_clubs(core.db, player["id"])))
+    found = await store.player_viewer(core.db, player["id"])
+    member_of = frozenset(found["member_of"])
+    if found["id"] is None:  # no organiser, or a revoked one
+        return Viewer(player_id=player["id"], member_of=member_of)
+    return Viewer(
+        organiser_id=found["id"],
+        organiser_name=found["name"],
+        player_id=player["id"],
+        organised=frozenset(found["clubs"]),
+        member_of=member_of,
+    )
 
 
 async def viewer_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Viewer:

@@ -21,6 +21,7 @@ from . import store
 from .clubs import managed_club
 from .codes import HANDLE, new_code, new_handle
 from .identity import organiser_guard
+from .sheets import signin_url
 
 MAX_BODY = 128 * 1024  # bytes: 500 lines of names and handles fit many times over
 MAX_NAME = 40  # as a player's display name
@@ -28,16 +29,28 @@ COLUMNS = ("name", "handle")
 SHEET = ("player_id", "name", "handle", "code")
 
 
-def _bad(line: int, reason: str) -> HTTPException:
+Line = tuple[str, str | None] | None  # (name, handle or None) of a data line; None: it cannot be read
+Problem = tuple[int, str]  # (data line from 1, what is wrong with it)
+
+
+def refused(problems: list[Problem]) -> HTTPException:
+    """400 naming every bad line at once, in order (``extra.lines``; ``line`` and ``reason``: the first)."""
+    problems = sorted(problems)
+    listed = "; ".join(f"line {n}: {reason}" for n, reason in problems)
     return HTTPException(
         status_code=400,
-        detail=f"line {line}: {reason}; nothing was created",
-        extra={"line": line, "reason": reason},
+        detail=f"{listed}; nothing was created",
+        extra={
+            "line": problems[0][0],
+            "reason": problems[0][1],
+            "lines": [{"line": n, "reason": reason} for n, reason in problems],
+        },
     )
 
 
-def parse_csv(body: bytes) -> list[tuple[str, str | None]]:
-    """(name, handle or None) per data line; 400 for a header without ``name`` or a ragged line."""
+def parse_csv(body: bytes, problems: list[Problem]) -> list[Line]:
+    """(name, handle or None) per data line, None for a blank or ragged one (told in ``problems``);
+    400 at once for a header without ``name``, or too many lines."""
     try:
         text = body.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -51,48 +64,57 @@ def parse_csv(body: bytes) -> list[tuple[str, str | None]]:
             status_code=400,
             detail=f"the header line names the columns: 'name' and optionally 'handle' (got {rows[0]!r})",
         )
-    people: list[tuple[str, str | None]] = []
+    if len(rows) - 1 > m.MAX_ROSTER:
+        raise HTTPException(status_code=400, detail=f"a roster has at most {m.MAX_ROSTER} lines")
+    people: list[Line] = []
     for n, row in enumerate(rows[1:], start=1):
-        if n > m.MAX_ROSTER:
-            raise HTTPException(status_code=400, detail=f"a roster has at most {m.MAX_ROSTER} lines")
         if not row or all(not cell.strip() for cell in row):
-            raise _bad(n, "the line is blank")
-        if len(row) > len(header):
-            raise _bad(n, f"{len(row)} fields where the header has {len(header)}")
-        cells = dict(zip(header, [*row, *[""] * (len(header) - len(row))], strict=True))  # a missing handle: none
-        handle = cells.get("handle", "").strip()
-        people.append((cells["name"], handle or None))
+            problems.append((n, "the line is blank"))
+            people.append(None)
+        elif len(row) > len(header):
+            problems.append((n, f"{len(row)} fields where the header has {len(header)}"))
+            people.append(None)
+        else:
+            cells = dict(zip(header, [*row, *[""] * (len(header) - len(row))], strict=True))  # a missing handle: none
+            people.append((cells["name"], cells.get("handle", "").strip() or None))
     return people
 
 
-def checked(people: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
-    """Names printable and short, handles well formed and each once (400 naming the line)."""
+def checked(people: list[Line], problems: list[Problem]) -> list[tuple[str, str | None]]:
+    """Names printable and short, handles well formed and each once; what is not, told in
+    ``problems`` (its line's number)."""
     if not people:
         raise HTTPException(status_code=400, detail="the roster has no line after its header")
     seen: set[str] = set()
     out: list[tuple[str, str | None]] = []
-    for n, (raw, handle) in enumerate(people, start=1):
-        name = raw.strip()
+    for n, line in enumerate(people, start=1):
+        if line is None:
+            out.append(("", None))
+            continue
+        name, handle = line[0].strip(), line[1]
         if not name or not name.isprintable() or len(name) > MAX_NAME:
-            raise _bad(n, f"the name must be printable, not blank, at most {MAX_NAME} characters")
+            problems.append((n, f"the name must be printable, not blank, at most {MAX_NAME} characters"))
         if handle is not None:
             handle = handle.removeprefix("@").lower()
             if not HANDLE.fullmatch(handle):  # match() would take "abc\n"
-                raise _bad(n, f"the handle {handle!r} is not 3-24 of a-z 0-9 _ -")
-            if handle in seen:
-                raise _bad(n, f"the handle {handle!r} is on an earlier line too")
+                problems.append((n, f"the handle {handle!r} is not 3-24 of a-z 0-9 _ -"))
+            elif handle in seen:
+                problems.append((n, f"the handle {handle!r} is on an earlier line too"))
             seen.add(handle)
         out.append((name, handle))
     return out
 
 
-async def with_handles(db: Any, people: list[tuple[str, str | None]]) -> list[tuple[str, str]]:
-    """Every line with its handle: the given ones if free (400 naming the line), new ones made up."""
+async def with_handles(db: Any, people: list[tuple[str, str | None]], problems: list[Problem]) -> list[tuple[str, str]]:
+    """Every line with its handle: the given ones if free (else told in ``problems``; then 400 with
+    every problem at once), new ones made up."""
     given = [h for _, h in people if h is not None]
     taken = await store.taken_handles(db, given) if given else set()
-    for n, (_, handle) in enumerate(people, start=1):
-        if handle in taken:
-            raise _bad(n, f"the handle {handle!r} is taken")
+    problems.extend(
+        (n, f"the handle {handle!r} is taken") for n, (_, handle) in enumerate(people, 1) if handle in taken
+    )
+    if problems:
+        raise refused(problems)
     used = set(given)
     out: list[tuple[str, str]] = []
     for name, handle in people:
@@ -129,16 +151,18 @@ def as_csv(members: list[m.MemberCode]) -> str:
 )
 async def post_roster(request: Request[Any, Any, Any], club_id: int) -> Response[Any]:
     """A club's organiser: one member account per line (CSV with a ``name`` and optional ``handle``
-    column, or JSON ``{"names": [...]}``), each with a sign-in code shown once. A bad line is named
-    by its number (data lines from 1) and nothing is created."""
+    column, or JSON ``{"names": [...]}``), each with a sign-in code shown once. Every bad line is
+    named by its number (data lines from 1), all at once, and nothing is created."""
     await managed_club(request, club_id)
     db = core_of(request).db
     media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    problems: list[Problem] = []
+    people: list[Line]
     if media == "text/csv":
-        people = parse_csv(await request.body())
+        people = parse_csv(await request.body(), problems)
     else:
         people = [(name, None) for name in (await strict_body(request, m.RosterNames)).names]
-    lines = await with_handles(db, checked(people))
+    lines = await with_handles(db, checked(people, problems), problems)
     codes = [new_code() for _ in lines]
     hashes = await hashed(codes)
     created = await store.create_members(
@@ -146,7 +170,7 @@ async def post_roster(request: Request[Any, Any, Any], club_id: int) -> Response
     )
     if isinstance(created, str):
         n = next(i for i, (_, handle) in enumerate(lines, start=1) if handle == created)
-        raise _bad(n, f"the handle {created!r} is taken")
+        raise refused([(n, f"the handle {created!r} is taken")])
     members = [
         m.MemberCode(player_id=pid, name=name, handle=handle, code=code)
         for pid, (name, handle), code in zip(created, lines, codes, strict=True)
@@ -155,7 +179,7 @@ async def post_roster(request: Request[Any, Any, Any], club_id: int) -> Response
     if "text/csv" in request.headers.get("accept", ""):
         headers["Content-Disposition"] = f'attachment; filename="club-{club_id}-codes.csv"'
         return Response(as_csv(members), media_type="text/csv; charset=utf-8", status_code=201, headers=headers)
-    return Response(m.Roster(members=members), status_code=201, headers=headers)
+    return Response(m.Roster(members=members, signin_url=signin_url(request)), status_code=201, headers=headers)
 
 
 ROUTES = [post_roster]

@@ -90,10 +90,13 @@ async def player_profile(request: Request[Any, Any, Any], player_id: int) -> Pla
         )
         for r in await store.recent_results(db, player_id, RECENT, seen)
     ]
+    # A roster member whose club keeps names from the public: its full name and handle for itself
+    # and its clubs, its initials and no handle for the others (its profile made public).
+    insider = found["roster_name"] is None or await may_see_profile(db, viewer, player_id, False)
     return PlayerProfile(
         id=found["id"],
-        name=found["name"],
-        handle=found["handle"],
+        name=found["roster_name"] if found["roster_name"] is not None and insider else found["name"],
+        handle=found["handle"] if insider else None,
         public=found["profile_public"],
         ratings=ratings,
         recent=recent,

@@ -112,7 +112,9 @@ async def ratings_of(db: Db, player_id: int) -> list[asyncpg.Record]:
 
 
 async def profile_player(db: Db, player_id: int) -> asyncpg.Record | None:
-    return await db.fetchrow("SELECT id, name, handle, profile_public FROM players WHERE id = $1", player_id)
+    return await db.fetchrow(
+        "SELECT id, name, roster_name, handle, profile_public FROM players WHERE id = $1", player_id
+    )
 
 
 async def recent_results(

@@ -30,7 +30,7 @@ PLAYER: list[dict[str, list[str]]] = [{"player": []}]
 ERRORS = {
     400: "The request is malformed or breaks a rule: `detail` (and `extra`) say which",
     401: "No token, or a token the server does not know",
-    403: "The admin or an organiser's token is needed, it is not the caller's to manage, or not allowed now",
+    403: "The admin or an organiser's token or session is needed, it is not the caller's to manage, or not allowed now",
     404: "No such tournament, entry, schedule, club, member or organiser",
     409: "The action conflicts with the state: the tournament or entry is past that point",
     413: "The body is larger than the route takes",
@@ -116,7 +116,10 @@ OPENAPI_CONFIG = OpenAPIConfig(
                 type="http", scheme="bearer", description="The admin token (ADMIN_TOKEN, or printed at start)"
             ),
             "organiser": SecurityScheme(
-                type="http", scheme="bearer", description="An organiser's token, returned once by POST /api/organisers"
+                type="http",
+                scheme="bearer",
+                description="An organiser's token, returned once by POST /api/organisers, or a session token of "
+                "an account that is an organiser",
             ),
             "player": SecurityScheme(
                 type="http", scheme="bearer", description="A player's token, returned once by POST /api/players"

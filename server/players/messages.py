@@ -37,6 +37,11 @@ class Club(Struct):
     name: str
 
 
+class OrganiserRef(Struct):
+    id: int
+    name: str
+
+
 class Me(Struct):
     """The caller: a guest has no handle."""
 
@@ -45,6 +50,7 @@ class Me(Struct):
     handle: str | None
     clubs: list[Club]
     has_password: bool = False  # False for guests and for members who sign in with a code
+    organiser: OrganiserRef | None = None  # the organiser this account is (its sessions carry its rights)
 
 
 class MeUpgrade(Struct, forbid_unknown_fields=True):

@@ -17,7 +17,7 @@ from ..operations.openapi import PLAYER, errors
 from . import store
 from .auth import player_guard, require_player
 from .hashing import hashed
-from .messages import Club, Me, MeUpgrade, PlayerCreate, PlayerCreated, SessionCreate, SessionCreated
+from .messages import Club, Me, MeUpgrade, OrganiserRef, PlayerCreate, PlayerCreated, SessionCreate, SessionCreated
 from .signin import sign_in
 from .signouts import signouts_of
 
@@ -35,8 +35,14 @@ async def _me(request: Request[Any, Any, Any], player_id: int) -> Me:
     found = await store.player(db, player_id)
     assert found is not None
     clubs = [Club(id=c["id"], name=c["name"]) for c in await store.clubs_of(db, player_id)]
+    organiser = None if found["organiser_id"] is None else OrganiserRef(found["organiser_id"], found["organiser_name"])
     return Me(
-        id=found["id"], name=found["name"], handle=found["handle"], clubs=clubs, has_password=found["has_password"]
+        id=found["id"],
+        name=found["name"],
+        handle=found["handle"],
+        clubs=clubs,
+        has_password=found["has_password"],
+        organiser=organiser,
     )
 
 

@@ -143,6 +143,7 @@ class OrganiserEntry(Struct):
     ended_at: datetime | None
     disqualified: str | None
     disqualified_at: datetime | None
+    connected: bool = False  # its player opened the game (a play socket) at least once: false, never came
 
 
 class ScheduleCreate(Struct, forbid_unknown_fields=True):

@@ -388,12 +388,18 @@ async def playing(db: asyncpg.Pool, tournament_id: int) -> list[int]:
     return [r["id"] for r in rows]
 
 
+# The player's full name for the organisers of its club's tournament; else the name the public sees.
 ORGANISER_ENTRY_SQL = """
-    SELECT e.id, e.ordinal, e.player_id, p.name AS player, e.status, e.moves, e.score, e.final_score,
+    SELECT e.id, e.ordinal, e.player_id,
+           CASE WHEN EXISTS (SELECT 1 FROM club_members cm JOIN tournaments t ON t.club_id = cm.club_id
+                              WHERE t.id = e.tournament_id AND cm.player_id = p.id)
+                THEN coalesce(p.roster_name, p.name) ELSE p.name END AS player,
+           e.status, e.moves, e.score, e.final_score,
            CASE WHEN e.status = 'playing'
                 THEN greatest(0, floor(extract(epoch FROM e.deadline - now())))::int
                 ELSE e.time_left END AS time_left,
-           e.created_at AS joined_at, e.started_at, e.ended_at, e.disqualified, e.disqualified_at
+           e.created_at AS joined_at, e.started_at, e.ended_at, e.disqualified, e.disqualified_at,
+           e.epoch > 0 AS connected
       FROM entries e JOIN players p ON p.id = e.player_id"""
 
 

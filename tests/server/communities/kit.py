@@ -47,6 +47,22 @@ async def account(api: Api, database_url: str, name: str = "member") -> tuple[in
     return pid, token
 
 
+def signed_in(api: Api, name: str = "teacher") -> tuple[int, str, str]:
+    """An account with a password: its id, handle and first session's token."""
+    handle = unique("t").lower()
+    r = api.http.post("/api/players", json={"name": name, "handle": handle, "password": "a long password"})
+    assert r.status_code == 201, r.text
+    return r.json()["id"], handle, r.json()["token"]
+
+
+def account_organiser(api: Api, name: str = "teacher") -> tuple[int, int, str]:
+    """An account the owner made an organiser: the organiser's id, the account's id and a session."""
+    player_id, handle, session = signed_in(api, name)
+    r = api.http.post("/api/organisers", json={"handle": handle}, headers=api.admin())
+    assert r.status_code == 201, r.text
+    return r.json()["id"], player_id, session
+
+
 async def count(database_url: str, sql: str, *args: Any) -> int:
     conn = await asyncpg.connect(database_url)
     try:

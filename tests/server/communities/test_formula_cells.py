@@ -43,6 +43,9 @@ def test_csv_cells_a_spreadsheet_would_run_are_quoted(api: Api) -> None:
     r = api.http.post("/api/clubs", json={"name": CLUB}, headers=bearer(organiser))
     assert r.status_code == 201, r.text
     club = r.json()
+    # Its pupils' full names and handles public, as they are written in every export.
+    r = api.http.patch(f"/api/clubs/{club['id']}", json={"public_names": True}, headers=bearer(organiser))
+    assert r.status_code == 200 and r.json()["public_names"] is True, r.text
     handles = [f"{h}-{unique('')[1:]}" for h in HANDLES]
     roster = "name,handle\r\n" + "".join(
         '"{}",{}\r\n'.format(name.replace('"', '""'), handle) for name, handle in zip(NAMES, handles, strict=True)

@@ -143,7 +143,10 @@ async def test_a_pupil_s_profile_is_private_to_its_clubs(api: Api, database_url:
     r = api.http.patch("/api/me/profile", json={"public": True}, headers=bearer(ann_token))
     assert r.status_code == 200 and r.json() == {"player_id": ann["player_id"], "public": True}, r.text
     r = api.http.get(path)
-    assert r.status_code == 200 and r.json()["handle"] == ann["handle"] and r.json()["public"] is True
+    assert r.status_code == 200 and r.json()["public"] is True
+    # ... under the name its club shows the public: initials, no handle (the club chooses: public_names).
+    assert r.json()["name"] == "Ann S." and r.json()["handle"] is None and "Smith" not in r.text
+    assert api.http.get(path, headers=bearer(bo_token)).json()["handle"] == ann["handle"]  # its club: in full
     member_path = f"/api/clubs/{club['id']}/members/{ann['player_id']}/profile"
     r = api.http.patch(member_path, json={"public": False}, headers=bearer(school))
     assert r.status_code == 200 and r.json() == {"player_id": ann["player_id"], "public": False}, r.text

@@ -14,7 +14,7 @@ ADMIN_ROUTES = {
     ("get", "/api/organisers"),
     ("delete", "/api/organisers/{organiser_id}"),
 }
-# The owner's admin token or an organiser's token.
+# The owner's admin token or an organiser's (its token, or a session of the account it is).
 ORGANISER_ROUTES = {
     ("post", "/api/tournaments"),
     ("patch", "/api/tournaments/{tournament_id}"),
@@ -41,6 +41,10 @@ ORGANISER_ROUTES = {
     ("post", "/api/brackets/{bracket_id}/cancel"),
     ("post", "/api/brackets/{bracket_id}/disqualify"),
     ("get", "/api/brackets/{bracket_id}/entries"),
+    ("get", "/api/me/organised"),
+    ("patch", "/api/clubs/{club_id}"),
+    ("post", "/api/clubs/{club_id}/codes"),
+    ("get", "/api/clubs/{club_id}/progress"),
 }
 PLAYER_ROUTES = {
     ("post", "/api/tournaments/{tournament_id}/entries"),
@@ -58,6 +62,7 @@ PLAYER_ROUTES = {
     ("get", "/api/me/matches"),
     ("delete", "/api/matches/{match_id}/seat"),
     ("post", "/api/brackets/{bracket_id}/entries"),
+    ("post", "/api/me/organiser"),
 }
 ORGANISER: list[dict[str, list[str]]] = [{"admin": []}, {"organiser": []}]
 # Either: a club's organisers and members; its organisers (a token optional once finished).

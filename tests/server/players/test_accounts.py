@@ -50,12 +50,20 @@ async def test_an_account_stores_only_an_argon2id_hash(api: Api, database_url: s
         "handle": h,
         "clubs": [],
         "has_password": True,
+        "organiser": None,
     }
 
 
 def test_a_guest_has_no_handle(api: Api) -> None:
     pid, token = api.register("Bo")
-    assert me(api, token).json() == {"id": pid, "name": "Bo", "handle": None, "clubs": [], "has_password": False}
+    assert me(api, token).json() == {
+        "id": pid,
+        "name": "Bo",
+        "handle": None,
+        "clubs": [],
+        "has_password": False,
+        "organiser": None,
+    }
     assert_error(api.http.get("/api/me"), 401, "bearer")
     assert_error(api.http.get("/api/me", headers=bearer("nope")), 401, "unknown player token")
 
@@ -97,7 +105,14 @@ async def test_a_second_device_sees_the_same_entries(api: Api) -> None:
     assert r.status_code == 201, r.text
     second = r.json()
     assert second["token"] != body["token"]
-    assert second["player"] == {"id": body["id"], "name": "Ann", "handle": h, "clubs": [], "has_password": True}
+    assert second["player"] == {
+        "id": body["id"],
+        "name": "Ann",
+        "handle": h,
+        "clubs": [],
+        "has_password": True,
+        "organiser": None,
+    }
     mine = api.http.get("/api/me/entries", headers=bearer(second["token"]))
     assert mine.status_code == 200 and [e["id"] for e in mine.json()] == [entry["id"]]
     # One entry a player: the second device cannot join again.
@@ -120,7 +135,7 @@ def test_a_guest_upgrade_keeps_its_entries_and_token(api: Api) -> None:
     h = handle()
     r = api.http.patch("/api/me", json={"handle": h, "password": "upgraded!"}, headers=bearer(token))
     assert r.status_code == 200, r.text
-    assert r.json() == {"id": pid, "name": "Cy", "handle": h, "clubs": [], "has_password": True}
+    assert r.json() == {"id": pid, "name": "Cy", "handle": h, "clubs": [], "has_password": True, "organiser": None}
     assert [e["id"] for e in api.http.get("/api/me/entries", headers=bearer(token)).json()] == [entry["id"]]
     other = sign_in(api, handle=h, password="upgraded!").json()["token"]
     assert [e["id"] for e in api.http.get("/api/me/entries", headers=bearer(other)).json()] == [entry["id"]]
@@ -151,6 +166,7 @@ async def test_a_club_member_signs_in_with_its_code(api: Api, database_url: str)
         "handle": h,
         "clubs": [{"id": club, "name": "Chess & Cards"}],
         "has_password": False,
+        "organiser": None,
     }
     assert me(api, r.json()["token"]).json()["clubs"] == [{"id": club, "name": "Chess & Cards"}]
     wrong = sign_in(api, handle=h, code="8-red-owls")

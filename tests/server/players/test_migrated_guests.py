@@ -48,7 +48,14 @@ async def test_an_old_guest_token_still_authenticates(
     try:  # the server applies the rest of the migrations as it starts
         me = httpx.get(f"{proc.url}/api/me", headers=bearer(token), timeout=10)
         assert me.status_code == 200, me.text
-        assert me.json() == {"id": pid, "name": "Old Guest", "handle": None, "clubs": [], "has_password": False}
+        assert me.json() == {
+            "id": pid,
+            "name": "Old Guest",
+            "handle": None,
+            "clubs": [],
+            "has_password": False,
+            "organiser": None,
+        }
         ended = httpx.delete(f"{proc.url}/api/sessions/current", headers=bearer(token), timeout=10)
         assert ended.status_code == 204
         assert httpx.get(f"{proc.url}/api/me", headers=bearer(token), timeout=10).status_code == 401
