@@ -5,12 +5,10 @@ PostgreSQL: any number of processes run it, and it resumes after a restart of al
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from ..core import Core
-from ..operations.metrics import DB_ERRORS
-from ..storage.pool import UNAVAILABLE
+from ..operations.sweeps import run_sweeps
 from . import rounds
 
 log = logging.getLogger("spidertour.brackets")
@@ -27,15 +25,4 @@ async def sweep_once(core: Core) -> list[rounds.Step]:
 
 
 async def run_clock(core: Core) -> None:
-    while True:
-        try:
-            await sweep_once(core)
-        except asyncio.CancelledError:
-            raise
-        except UNAVAILABLE as err:
-            DB_ERRORS.inc()
-            log.warning("brackets sweep failed (database unavailable: %r); retrying", err)
-        except Exception:
-            DB_ERRORS.inc()
-            log.warning("brackets sweep failed; retrying", exc_info=True)
-        await asyncio.sleep(core.config.sweep_seconds)
+    await run_sweeps(core, "brackets", sweep_once, log)
