@@ -53,7 +53,7 @@ async def test_a_certified_deal_is_made_from_the_form(phone: Page, api: Api, adm
     name = unique("certified-form")
     await phone.locator("#f-name").fill(name)
     await phone.locator("#f-certified").check()
-    await phone.locator("#f-certify_seconds").fill("3")
+    await phone.locator("#f-certify_seconds").fill("10")
     await expect(phone.locator("[data-field=schedule-uses]")).to_contain_text("certified winnable deal")
     await phone.locator("[data-action=create]").click()
     created = phone.locator(".created [data-tournament]")
