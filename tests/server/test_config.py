@@ -102,6 +102,7 @@ def test_every_variable_is_read() -> None:
         "MATCH_START_SECONDS": "60",
         "MATCH_WAIT_SECONDS": "600",
         "MATCH_OPEN_PER_PLAYER": "2",
+        "ORGANISERS_OPEN": "true",
     }
     assert set(env) == set(VARIABLES)
     c = Config.from_env(env)
@@ -123,6 +124,7 @@ def test_every_variable_is_read() -> None:
     assert (c.solver_seconds, c.certify_tries, c.address_key, c.db_timeout) == (2.5, 4, "k", 1.5)
     assert (c.analysis_seconds, c.analysis_total_seconds) == (0.5, 12.0)
     assert c.limits["register"].per_minute == 30 and c.limits["join"].burst == 5
+    assert c.organisers_open is True and Config.from_env({}).organisers_open is False
     assert (c.limits["analysis"].per_minute, c.limits["analysis"].burst) == (1.5, 4)
     assert (c.limits["analysis_address"].per_minute, c.limits["analysis_address"].burst) == (6.0, 20)
     assert (c.signin_failures_per_handle, c.signin_failures_per_address, c.signin_window_seconds) == (3, 7, 60)
