@@ -10,26 +10,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .replay_checks import Check, GameCheck, Report, VerifyError, commitment_of, game_check, settings_check
+from .replay_checks import (
+    Check,
+    GameCheck,
+    Report,
+    commitment_of,
+    fetch_published,
+    game_check,
+    settings_check,
+)
 
 
 def fetch_bracket(client: Any, get: Any, bracket_id: int) -> tuple[dict[str, Any], str]:
     """The finished bracket and its replays (``get``: verify.py's GET, None for a 404)."""
-    found = get(client, f"/api/brackets/{bracket_id}")
-    if found is None:
-        raise VerifyError(f"no bracket {bracket_id} on {client.base_url}")
-    try:
-        bracket = found.json()
-    except ValueError:
-        raise VerifyError(f"{client.base_url} did not answer with JSON: is it a spidertour server?") from None
-    if not isinstance(bracket, dict) or not isinstance(bracket.get("rounds"), list):
-        raise VerifyError(f"{client.base_url} did not answer with a bracket: is it a spidertour server?")
-    if bracket.get("status") != "finished":
-        raise VerifyError(f"bracket {bracket_id} is {bracket.get('status')}: it can be verified once it is finished")
-    published = get(client, f"/api/brackets/{bracket_id}/replays")
-    if published is None:
-        raise VerifyError(f"{client.base_url} publishes no replays for bracket {bracket_id}")
-    return bracket, published.text
+    return fetch_published(client, get, "bracket", bracket_id, "rounds", ("finished",), "finished")
 
 
 def _round_of(text: str) -> int:

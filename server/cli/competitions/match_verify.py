@@ -8,28 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from .replay_checks import Check, GameCheck, Report, VerifyError, commitment_of, game_check, settings_check
+from .replay_checks import (
+    Check,
+    GameCheck,
+    Report,
+    commitment_of,
+    fetch_published,
+    game_check,
+    settings_check,
+)
 
 OVER = ("over", "unmatched")
 
 
 def fetch_match(client: Any, get: Any, match_id: int) -> tuple[dict[str, Any], str]:
     """The match that is over and its replays (``get``: verify.py's GET, None for a 404)."""
-    found = get(client, f"/api/matches/{match_id}")
-    if found is None:
-        raise VerifyError(f"no match {match_id} on {client.base_url}")
-    try:
-        match = found.json()
-    except ValueError:
-        raise VerifyError(f"{client.base_url} did not answer with JSON: is it a spidertour server?") from None
-    if not isinstance(match, dict) or not isinstance(match.get("players"), list):
-        raise VerifyError(f"{client.base_url} did not answer with a match: is it a spidertour server?")
-    if match.get("status") not in OVER:
-        raise VerifyError(f"match {match_id} is {match.get('status')}: it can be verified once it is over")
-    published = get(client, f"/api/matches/{match_id}/replays")
-    if published is None:
-        raise VerifyError(f"{client.base_url} publishes no replays for match {match_id}")
-    return match, published.text
+    return fetch_published(client, get, "match", match_id, "players", OVER, "over")
 
 
 def _seat_checks(match: dict[str, Any], games: list[GameCheck]) -> list[Check]:

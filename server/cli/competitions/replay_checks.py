@@ -181,3 +181,27 @@ def game_check(number: int, text: str, seed: str, settings: dict[str, Any]) -> G
     if outcome != expected:
         game.problems.append(f"published as {game.status}, the replay ends it as {outcome}")
     return game
+
+
+def fetch_published(
+    client: Any, get: Any, what: str, number: int, listed: str, done: tuple[str, ...], when: str
+) -> tuple[dict[str, Any], str]:
+    """A finished match's or bracket's document (``/api/{what}es|s/{number}``, checked to hold the
+    list ``listed`` and a status of ``done``) and its replays; ``get`` is verify.py's GET (None for
+    a 404). ``when`` says in the refusal when it can be verified ("over", "finished")."""
+    path = f"/api/{'matches' if what == 'match' else what + 's'}/{number}"
+    found = get(client, path)
+    if found is None:
+        raise VerifyError(f"no {what} {number} on {client.base_url}")
+    try:
+        doc = found.json()
+    except ValueError:
+        raise VerifyError(f"{client.base_url} did not answer with JSON: is it a spidertour server?") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get(listed), list):
+        raise VerifyError(f"{client.base_url} did not answer with a {what}: is it a spidertour server?")
+    if doc.get("status") not in done:
+        raise VerifyError(f"{what} {number} is {doc.get('status')}: it can be verified once it is {when}")
+    published = get(client, f"{path}/replays")
+    if published is None:
+        raise VerifyError(f"{client.base_url} publishes no replays for {what} {number}")
+    return doc, published.text
