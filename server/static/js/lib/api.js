@@ -47,6 +47,9 @@ export const rememberClubs = (clubs) =>
 
 export const adminToken = () => sessionStorage.getItem(ADMIN_KEY) || "";
 export const setAdminToken = (t) => (t ? sessionStorage.setItem(ADMIN_KEY, t) : sessionStorage.removeItem(ADMIN_KEY));
+/** The organiser's pages' credential: a token pasted in this tab (the owner's, or an organiser's for
+ * scripts), else this device's session, whose account may be an organiser (its rights come with it). */
+export const organiserToken = () => adminToken() || (player() || {}).token || "";
 
 async function call(method, path, { body, token, raw = false, type = "application/json", accept } = {}) {
   const headers = {};
@@ -157,13 +160,13 @@ export const api = {
     return text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
   },
   createTournament: (body, admin) => call("POST", "/api/tournaments", { body, token: admin }),
-  /** An organiser's request with the admin or organiser token of this tab (organise/). */
-  admin: (method, path, body, options = {}) => call(method, path, { body, token: adminToken(), ...options }),
-  /** Every page of a paged list, with the admin or organiser token of this tab. */
+  /** An organiser's request with the organiser's credential (organiserToken: the tab's token or the session). */
+  admin: (method, path, body, options = {}) => call(method, path, { body, token: organiserToken(), ...options }),
+  /** Every page of a paged list, with the organiser's credential. */
   async adminPages(path) {
     const all = [];
     for (let offset = 0; ; offset += 500) {
-      const page = await call("GET", `${path}?offset=${offset}&limit=500`, { token: adminToken() });
+      const page = await call("GET", `${path}?offset=${offset}&limit=500`, { token: organiserToken() });
       all.push(...page);
       if (page.length < 500) return all;
     }
