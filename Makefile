@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Test processes: each runs its own server, database and Redis prefix; a module stays on one.
+TEST_WORKERS ?= 2
 # The type checker reads the import names (spidertour.engine, ...) through links to the folders.
 TYPECHECK := .typecheck/spidertour
 
@@ -21,7 +23,7 @@ serve: install
 
 test: install
 	@test -x /usr/bin/chromium || $(BIN)/python -m playwright install chromium
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadscope
 
 $(TYPECHECK):
 	mkdir -p $(TYPECHECK)
