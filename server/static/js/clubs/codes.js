@@ -18,8 +18,9 @@ function refusal(err, byId) {
   return listed.map((x) => `${byId.get(x.player_id)?.name || `Member ${x.player_id}`} ${words[err.status] || x.reason}.`);
 }
 
-/** Pupils of the club's roster to tick, and the button that gives them new codes. */
-function chooser(id, members, made) {
+/** Pupils of the club's roster to tick, and the button that gives them new codes; folded away
+ * (`open` false) while the slips made last wait to be printed. */
+function chooser(id, members, made, open) {
   const roster = members.filter((m) => m.roster && m.handle);
   const byId = new Map(members.map((m) => [m.player_id, m]));
   const boxes = roster.map((m) => el("input", { type: "checkbox", value: m.player_id, "data-field": "pick" }));
@@ -61,18 +62,18 @@ function chooser(id, members, made) {
       count();
     }
   });
+  const summary = el("summary", { "data-action": "choose-pupils" }, el("h2", {}, "New codes for chosen pupils"));
   if (!roster.length) {
-    return el("div", { class: "panel no-print", "data-panel": "choose" }, el("h2", {}, "New codes"),
+    return el("details", { class: "panel no-print chooser", "data-panel": "choose", open: true }, summary,
       el("p", { class: "muted" }, "No pupils from this club's roster yet: import the class on ",
         el("a", { href: `#/club/${id}` }, "the club's page"), "."));
   }
-  return el("div", { class: "panel no-print", "data-panel": "choose" },
-    el("h2", {}, "New codes"),
+  return el("details", { class: "panel no-print chooser", "data-panel": "choose", open: open || null }, summary,
     el("p", { class: "muted" }, "For a lost slip or a new term. Only pupils made by this club's roster are listed."),
     el("label", { class: "check-field pick-all" }, all, el("b", {}, `All ${pupils(roster.length)}`)),
     el("ul", { class: "pick-list" }, roster.map((m, i) => el("li", { "data-member": m.player_id },
-      el("label", { class: "check-field" }, boxes[i], el("span", {}, m.name), el("span", { class: "muted" }, `@${m.handle}`))))),
-    problems, el("p", {}, go));
+      el("label", { class: "pick" }, boxes[i], el("span", {}, m.name), el("small", { class: "muted" }, `@${m.handle}`))))),
+    problems, el("div", { class: "pick-go" }, go));
 }
 
 export function codesPage(main, id) {
@@ -125,8 +126,9 @@ export function codesPage(main, id) {
       fill(choosing, chooser(id, members, () => {
         everything = false;
         drawSlips();
-        slipsPart.scrollIntoView({ behavior: "smooth", block: "start" });
-      }));
+        choosing.querySelector("details").open = false;
+        slipsPart.scrollIntoView({ block: "start" });
+      }, !sheetOf(id).length));
     } catch (err) {
       fill(choosing, el("p", { class: "error" }, explain(err)));
     }

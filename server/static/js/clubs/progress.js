@@ -14,12 +14,17 @@ export function gameName(game) {
   return suits ? `${named}, ${suits} suit${suits === "1" ? "" : "s"}` : named;
 }
 
-const rating = (r) => (r === null || r === undefined ? "not rated yet" : r.toFixed(1));
+/** A figure to one decimal, below zero with a true minus sign: "3.4", "\u22121.8". */
+function signed(x) {
+  const v = Math.round(x * 10) / 10;
+  return v < 0 ? `\u2212${Math.abs(v).toFixed(1)}` : Math.abs(v).toFixed(1);
+}
+const rating = (r) => (r === null || r === undefined ? "not rated yet" : signed(r));
 /** The change over 30 days with its sign; "new" for a game never rated. */
 function change(g) {
   if (g.rating === null || g.rating === undefined || g.rating_change === null || g.rating_change === undefined) return "new";
   const c = Math.round(g.rating_change * 10) / 10;
-  return c > 0 ? `+${c.toFixed(1)}` : c < 0 ? `\u2212${Math.abs(c).toFixed(1)}` : "\u00b10";
+  return c > 0 ? `+${c.toFixed(1)}` : c < 0 ? signed(c) : "\u00b10";
 }
 const seen = (iso) => {
   if (!iso) return "never";
