@@ -117,7 +117,9 @@ async def test_a_teacher_runs_a_class_from_the_club_pages(
 
         # A roster with bad lines: every one listed at once, in plain words; nothing created.
         taken = f"dup-{secrets.token_hex(2)}"
-        bad = f"name,handle\nAda Lovelace,\nBo Taken,{teacher['handle']}\nCy Short,ab\n\nDi Dup,{taken}\nEd Dup,{taken}\n"
+        bad = (
+            f"name,handle\nAda Lovelace,\nBo Taken,{teacher['handle']}\nCy Short,ab\n\nDi Dup,{taken}\nEd Dup,{taken}\n"
+        )
         await menu.locator("[data-action=menu-import]").click()
         await page.locator("[data-field=roster-file]").set_input_files(files=csv_file(bad))
         await page.locator("[data-action=import]").click()
@@ -297,7 +299,9 @@ async def test_the_public_and_a_member_see_no_tools(
 ) -> None:
     teacher = organiser_account(api, "Mr Okafor")
     other = organiser_account(api, "Ms Other")
-    r = api.http.post("/api/clubs", json={"name": f"Chess club {secrets.token_hex(2)}"}, headers=bearer(teacher["token"]))
+    r = api.http.post(
+        "/api/clubs", json={"name": f"Chess club {secrets.token_hex(2)}"}, headers=bearer(teacher["token"])
+    )
     club_id = r.json()["id"]
     ctx = await new_context(browser, server, viewport=viewport)
     try:
