@@ -33,6 +33,7 @@ from ..communities.messages import (
     ProfileShown,
     ProfileVisibility,
     Roster,
+    RosterChecked,
     RosterNames,
 )
 from ..competitions.practice_messages import Analysis, Computing, PracticeEntry
@@ -92,6 +93,7 @@ def json_schema() -> dict[str, Any]:
             ClubJoin,
             RosterNames,
             Roster,
+            RosterChecked,
             PlayerProfile,
             ClassProgress,
             ProfileVisibility,

@@ -118,6 +118,13 @@ class Roster(Struct):
     signin_url: str | None = None  # where the members sign in: the web client's sign-in page
 
 
+class RosterChecked(Struct):
+    """A roster checked and found fine (``?check=true``): how many members it would make; nothing created."""
+
+    lines: int
+    created: int = 0
+
+
 class CodesAgain(Struct, forbid_unknown_fields=True):
     """A club's organiser: new sign-in codes for these members of its roster (player ids)."""
 

@@ -1,15 +1,19 @@
 """A club's roster: one member account per line, each with a generated sign-in code, all created
 or none. Taken as CSV (a header with ``name`` and optionally ``handle``) or JSON ``{"names"}``;
-answered as JSON, or CSV for ``Accept: text/csv`` (a code sheet to print)."""
+answered as JSON, or CSV for ``Accept: text/csv`` (a code sheet to print). With ``?check=true``
+the roster is only checked, exactly as it would be before being made: every bad line at once, or
+how many lines are fine, and nothing created (a page checks a whole roster, then makes it in parts)."""
 
 from __future__ import annotations
 
 import csv
 import io
-from typing import Any
+from typing import Annotated, Any
 
 from litestar import Request, Response, post
 from litestar.exceptions import HTTPException
+from litestar.openapi import ResponseSpec
+from litestar.params import Parameter
 
 from ..core import core_of
 from ..lib.csv_cells import csv_text
@@ -105,9 +109,8 @@ def checked(people: list[Line], problems: list[Problem]) -> list[tuple[str, str 
     return out
 
 
-async def with_handles(db: Any, people: list[tuple[str, str | None]], problems: list[Problem]) -> list[tuple[str, str]]:
-    """Every line with its handle: the given ones if free (else told in ``problems``; then 400 with
-    every problem at once), new ones made up."""
+async def refuse_problems(db: Any, people: list[tuple[str, str | None]], problems: list[Problem]) -> None:
+    """400 with every problem at once, the given handles already someone's among them; else nothing."""
     given = [h for _, h in people if h is not None]
     taken = await store.taken_handles(db, given) if given else set()
     problems.extend(
@@ -115,7 +118,13 @@ async def with_handles(db: Any, people: list[tuple[str, str | None]], problems: 
     )
     if problems:
         raise refused(problems)
-    used = set(given)
+
+
+async def with_handles(db: Any, people: list[tuple[str, str | None]], problems: list[Problem]) -> list[tuple[str, str]]:
+    """Every line with its handle: the given ones if free (else told in ``problems``; then 400 with
+    every problem at once), new ones made up."""
+    await refuse_problems(db, people, problems)
+    used = {h for _, h in people if h is not None}
     out: list[tuple[str, str]] = []
     for name, handle in people:
         if handle is None:
@@ -147,12 +156,20 @@ def as_csv(members: list[m.MemberCode]) -> str:
     security=ORGANISER,
     request_max_body_size=MAX_BODY,
     opt={"body_types": ("application/json", "text/csv")},
-    responses=errors(400, 401, 403, 404, 413, 415),
+    responses={
+        200: ResponseSpec(m.RosterChecked, description="Checked only (`?check=true`): every line is fine"),
+        **errors(400, 401, 403, 404, 413, 415),
+    },
 )
-async def post_roster(request: Request[Any, Any, Any], club_id: int) -> Response[Any]:
+async def post_roster(
+    request: Request[Any, Any, Any],
+    club_id: int,
+    check: Annotated[bool, Parameter(description="only check the roster: nothing is created")] = False,
+) -> Response[Any]:
     """A club's organiser: one member account per line (CSV with a ``name`` and optional ``handle``
     column, or JSON ``{"names": [...]}``), each with a sign-in code shown once. Every bad line is
-    named by its number (data lines from 1), all at once, and nothing is created."""
+    named by its number (data lines from 1), all at once, and nothing is created. ``?check=true``:
+    the same checks, then 200 ``{"lines": n, "created": 0}`` (or the same 400), nothing created."""
     await managed_club(request, club_id)
     db = core_of(request).db
     media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
@@ -162,6 +179,10 @@ async def post_roster(request: Request[Any, Any, Any], club_id: int) -> Response
         people = parse_csv(await request.body(), problems)
     else:
         people = [(name, None) for name in (await strict_body(request, m.RosterNames)).names]
+    if check:
+        fine = checked(people, problems)
+        await refuse_problems(db, fine, problems)
+        return Response(m.RosterChecked(lines=len(fine)), status_code=200, headers={"Cache-Control": "no-store"})
     lines = await with_handles(db, checked(people, problems), problems)
     codes = [new_code() for _ in lines]
     hashes = await hashed(codes)

@@ -16,7 +16,7 @@ const ROUTES = [
   [/^#\/player\/(\d+)$/, () => import("./competitions/profile.js")],
   [/^#\/join\/(\d+)(?:\/([^/]+))?$/, () => import("./pages/join.js")],
   [/^#\/club\/(\d+)\/join\/([^/]+)$/, () => import("./pages/join.js").then((m) => ({ mount: m.mountClub }))],
-  [/^#\/club\/(\d+)(?:\/(codes))?$/, () => import("./pages/club.js")],
+  [/^#\/club\/(\d+)(?:\/(codes|progress))?$/, () => import("./pages/club.js")],
   [/^#\/series\/(\d+)$/, () => import("./competitions/series.js")],
   [/^#\/matches$/, () => import("./matches/play.js")],
   [/^#\/match\/(\d+)$/, () => import("./matches/match.js")],

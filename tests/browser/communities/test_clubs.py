@@ -29,8 +29,10 @@ def organiser(api: Api, name: str) -> dict[str, Any]:
 
 async def sheet(page: Page) -> list[dict[str, str]]:
     rows: list[dict[str, str]] = await page.evaluate(
-        """() => [...document.querySelectorAll('.code-sheet tbody tr')].map((tr) => ({
-          name: tr.cells[0].textContent, handle: tr.cells[1].textContent, code: tr.cells[2].textContent}))"""
+        """() => [...document.querySelectorAll('.code-sheet .slip')].map((s) => ({
+          name: s.querySelector('[data-field=name]').textContent,
+          handle: s.querySelector('[data-field=handle]').textContent,
+          code: s.querySelector('[data-field=code]').textContent}))"""
     )
     return rows
 
@@ -78,7 +80,7 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
             )
         await page.locator("[data-action=import]").click()
         await page.wait_for_url(f"**/#/club/{club_id}/codes")
-        await expect(page.locator(".code-sheet tbody tr")).to_have_count(5)
+        await expect(page.locator(".code-sheet .slip")).to_have_count(5)
         rows = await sheet(page)
         assert [r["name"] for r in rows] == NAMES
         assert all(r["handle"].startswith("@") and len(r["code"]) >= 6 for r in rows)

@@ -170,6 +170,7 @@ def _routes(w: dict[str, Any]) -> list[tuple[str, str]]:
         ("series", f"#/series/{w['series']}"),
         ("club", f"#/club/{w['club']}"),
         ("codes", f"#/club/{w['club']}/codes"),
+        ("progress", f"#/club/{w['club']}/progress"),
         ("organise", "#/organise"),
         ("play-now", "#/matches"),
         ("match", f"#/match/{w['match']}"),
