@@ -50,8 +50,10 @@ export function gameChoices(prefix = "f") {
         field("Highest rating", f("rating_max", { type: "number", step: "any", min: -1000, max: 1000, placeholder: "none" }))),
       el("small", { class: "muted" }, "Players rated outside these limits in this game may not join (a new player counts as 0).")),
   ];
-  const all = el("div", {}, ...basic, ...more);  // to find the fields by name before they are placed
-  const input = (name) => all.querySelector(`#${prefix}-${name}`);
+  // The fields by name, found once: the nodes then move into the caller's form.
+  const all = el("div", {}, ...basic, ...more);
+  const byId = new Map([...all.querySelectorAll("[id]")].map((n) => [n.id, n]));
+  const input = (name) => byId.get(`${prefix}-${name}`);
   const value = (name) => input(name).value.trim();
 
   function variantChanged() {
@@ -62,7 +64,6 @@ export function gameChoices(prefix = "f") {
   }
   variant.addEventListener("change", variantChanged);
   variantChanged();
-  // The nodes move into the caller's form: `all` only held them to be found.
   const placed = { basic: [...all.children].slice(0, basic.length), more: [...all.children].slice(basic.length) };
 
   /** {settings, start, rated, rating_min, rating_max, teams?, certified?, certify_seconds?} */
