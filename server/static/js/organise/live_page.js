@@ -21,7 +21,7 @@ function standing(t) {
     what = together ? countdown(t.opens_at, "everyone starts in", "starting\u2026")
       : countdown(t.opens_at, "opens in", "opening\u2026");
   } else if (t.status === "open") {
-    what = together ? ["under way: ", countdown(t.closes_at, "ends in", "ending\u2026")]
+    what = together ? ["started together; ", countdown(t.closes_at, "ends in", "ending\u2026")]
       : countdown(t.closes_at, "entries close in", "closing\u2026");
   } else if (t.status === "closing") {
     what = "entries closed: the games under way finish";
@@ -30,8 +30,7 @@ function standing(t) {
   } else {
     what = "cancelled: nothing is ranked";
   }
-  return el("p", { class: "live-status" }, badge, " ", el("span", { "data-field": "when" }, what),
-    together ? el("span", { class: "muted" }, " \u00b7 everyone starts together") : null);
+  return el("p", { class: "live-status" }, badge, " ", el("span", { "data-field": "when" }, what));
 }
 
 export function mount(main, id) {

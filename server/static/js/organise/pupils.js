@@ -56,7 +56,8 @@ function pupilRow(tid, first, refresh) {
     return null;
   });
   const node = el("li", { class: "pupil", "data-entry": e.id },
-    el("div", { class: "pupil-line" }, el("b", { class: "pupil-name", "data-field": "player" }, e.player), state, open),
+    el("div", { class: "pupil-line" }, el("div", { class: "pupil-who" },
+      el("b", { class: "pupil-name", "data-field": "player" }, e.player), " ", state), open),
     form);
   return {
     node,

@@ -67,7 +67,7 @@ export function tournamentCard(tour, refresh, { live = false } = {}) {
   const who = accessWords(tour);
   const together = tour.start === "together";
   return el("li", { class: "card-item tournament-card", "data-tournament-row": tour.id },
-    el("div", { class: "card-head" }, el("b", { "data-field": "name" }, tour.name),
+    live ? null : el("div", { class: "card-head" }, el("b", { "data-field": "name" }, tour.name),
       el("span", { class: "muted" }, ` #${tour.id}`),
       el("span", { class: `badge st-${tour.status}`, "data-field": "status" }, statusName(tour.status)),
       certifiedBadge(tour)),
