@@ -6,6 +6,7 @@ import { api } from "../lib/api.js";
 import { countdown, el, explain, fill, statusName } from "../lib/ui.js";
 import { credentialOrNote, frame } from "./frame.js";
 import { pupilsList } from "./pupils.js";
+import { loadSeries } from "./series.js";
 import { shareLine } from "./share.js";
 import { tournamentCard } from "./tournament_card.js";
 
@@ -22,7 +23,7 @@ function standing(t) {
       : countdown(t.opens_at, "opens in", "opening\u2026");
   } else if (t.status === "open") {
     what = together ? ["started together; ", countdown(t.closes_at, "ends in", "ending\u2026")]
-      : countdown(t.closes_at, "entries close in", "closing\u2026");
+      : countdown(t.closes_at, "entries close in", "entries close now");
   } else if (t.status === "closing") {
     what = "entries closed: the games under way finish";
   } else if (t.status === "finished") {
@@ -47,6 +48,7 @@ export function mount(main, id) {
   section.append(head, share, error,
     el("section", { class: "live-entrants" }, el("h2", {}, "Entrants"), pupils.node),
     el("section", { class: "live-actions" }, el("h2", {}, "Details and actions"), card));
+  const seriesKnown = loadSeries();  // the card offers to add the tournament to one of them
   let shownStatus = null;
   let timer = null;
   let stopped = false;
@@ -55,6 +57,7 @@ export function mount(main, id) {
     try {
       const [t, entries] = await Promise.all([api.admin("GET", `/api/tournaments/${tid}`),
         api.admin("GET", `/api/tournaments/${tid}/entries?limit=500`)]);
+      await seriesKnown;
       if (stopped) return;
       error.hidden = true;
       const key = `${t.status}|${t.name}|${t.opens_at}|${t.closes_at}|${t.series}|${t.commitment}`;
