@@ -48,3 +48,11 @@ async def live_page(page: Page, tid: int) -> Locator:
     card = page.locator(f"[data-tournament-row='{tid}']")
     await expect(card).to_be_visible()
     return card
+
+
+async def create_reviewed(page: Page, timeout: float = 5000) -> Locator:
+    """Create, the summary already shown: the confirmation of what was made."""
+    await page.locator("[data-action=create]").click()
+    created = page.locator(".created [data-tournament]")
+    await expect(created).to_be_visible(timeout=timeout)
+    return created

@@ -207,5 +207,6 @@ def test_me_says_whether_the_account_may_make_itself_an_organiser(api: Api, open
     made = open_server.http.post("/api/me/organiser", headers=bearer(session))
     assert made.status_code == 201, made.text
     assert me()["may_organise"] is False and me()["organiser"]["id"] == made.json()["id"]
-    assert open_server.http.delete(f"/api/organisers/{made.json()['id']}", headers=open_server.admin()).status_code == 200
+    revoked = open_server.http.delete(f"/api/organisers/{made.json()['id']}", headers=open_server.admin())
+    assert revoked.status_code == 200, revoked.text
     assert me()["organiser"] is None and me()["may_organise"] is False  # revoked: the owner's to restore

@@ -34,6 +34,8 @@ export function gameChoices(prefix = "f") {
         field("Team battle: top N", f("teams_top", { type: "number", min: 1, max: 50, placeholder: "no teams" }),
           "Clubs play as teams, each counting its best N scores."))),
     el("fieldset", { class: "fair-play" }, el("legend", {}, "Fair play"),
+      el("p", { class: "muted small" }, "Everyone together: nobody can play the deal before anybody else, so a ",
+        "second entry cannot scout it first. Entries close when everyone starts."),
       el("div", { class: "checks" },
         check("reveals_final", "Reveals are final", false,
           "Stops the undo peek: a card once turned face up stays up."),

@@ -3,7 +3,7 @@
 // then when it starts, the link to share and the way to its live page.
 
 import { api } from "../lib/api.js";
-import { certifiedBadge, el, explain, notify } from "../lib/ui.js";
+import { certifiedBadge, clock, describeSettings, el, explain, notify } from "../lib/ui.js";
 import { localInput } from "../lib/time.js";
 import { gameChoices } from "./choices.js";
 import { field, timeField } from "./common.js";
@@ -25,6 +25,7 @@ function confirmation(t) {
   return el("div", { class: "panel ok created-panel", "data-tournament": t.id },
     el("h2", {}, `Created: ${t.name}`, " ", certifiedBadge(t)),
     el("p", { class: "starts", "data-field": "starts" }, startedWords(t)),
+    el("p", { class: "muted", "data-field": "game" }, `${describeSettings(t.settings)}, ${clock(t.settings.time_limit)} a game.`),
     t.club ? el("p", {}, `Members of ${t.club.name} only.`) : null,
     t.teams ? el("p", { "data-field": "teams" }, `Team battle: each club counts its best ${t.teams.top}.`) : null,
     shareLine(t),
