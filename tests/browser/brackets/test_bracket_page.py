@@ -112,6 +112,7 @@ async def test_a_bracket_from_its_creation_to_its_champion(
         card = bob.locator(f".list-brackets article[data-bracket='{bracket_id}']")
         await expect(card).to_contain_text(name)
         await card.locator("[data-action=bracket]").click()
+        await expect(bob.locator("[data-field=name]")).to_have_text(name)  # the bracket's page, not the lobby's
         await bob.locator("[data-action=join]").click()
         await expect(bob.locator("[data-you=joined]")).to_be_visible()
 

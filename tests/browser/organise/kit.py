@@ -26,6 +26,8 @@ async def more_options(page: Page) -> None:
 
 async def new_tournament(page: Page, more: bool = False) -> None:
     """The short form for a new tournament, its "More options" unfolded if `more`."""
+    if page.url.endswith("#/organise/new"):
+        await page.goto("/#/organise")  # a fresh form: the same route again would keep the page as it is
     await page.goto("/#/organise/new")
     await expect(page.locator("#f-name")).to_be_visible()
     if more:

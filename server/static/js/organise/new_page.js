@@ -20,8 +20,8 @@ function soon() {
   return at;
 }
 
-/** What was made: when it starts, its link, its pages. */
-function confirmation(t) {
+/** What was made: when it starts, its link, its pages; `another()` shows the form again. */
+function confirmation(t, another) {
   return el("div", { class: "panel ok created-panel", "data-tournament": t.id },
     el("h2", {}, `Created: ${t.name}`, " ", certifiedBadge(t)),
     el("p", { class: "starts", "data-field": "starts" }, startedWords(t)),
@@ -32,6 +32,7 @@ function confirmation(t) {
     el("p", { class: "row" },
       el("a", { class: "btn primary", href: `#/organise/tournament/${t.id}`, "data-action": "live" }, "Live page"),
       el("a", { class: "btn", href: `#/board/${t.id}`, "data-action": "board" }, "Board"),
+      el("button", { class: "btn", type: "button", "data-action": "another", onclick: another }, "Make another"),
       el("a", { class: "btn ghost", href: "#/organise", "data-action": "dashboard" }, "Dashboard")),
     el("p", { class: "muted small commitment" }, "Its deal's commitment, published now: ",
       el("code", { "data-field": "commitment" }, t.commitment)));
@@ -107,7 +108,12 @@ export function mount(main) {
     try {
       const t = await api.admin("POST", "/api/tournaments", pending);
       review.hidden = true;
-      result.replaceChildren(confirmation(t));
+      result.replaceChildren(confirmation(t, () => {
+        result.replaceChildren();
+        name.value = "";
+        form.hidden = false;
+        name.focus();
+      }));
       notify(`Tournament ${t.id} created`, "ok");
       if (t.series) loadSeries();
       result.scrollIntoView({ block: "start" });
