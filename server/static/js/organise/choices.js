@@ -18,8 +18,8 @@ export function gameChoices(prefix = "f") {
     el("option", { value: "own" }, "Each when ready"),
     el("option", { value: "together" }, "Everyone together"));
   const scoring = el("select", { name: "scoring", id: `${prefix}-scoring` },
-    el("option", { value: "total" }, "Final score (the total, with several deals)"),
-    el("option", { value: "matchpoints" }, "Matchpoints (a point for each player beaten on each deal)"));
+    el("option", { value: "total" }, "Final score"),
+    el("option", { value: "matchpoints" }, "Matchpoints"));
   const only78 = [check("draw_pile_choice", "Choose the draw pile", true), check("draw_pile_tops_up", "Show draw-pile tops", true)];
   const basic = [el("div", { class: "grid2" }, field("Game", variant), field("Suits", suits),
     field("Time limit (minutes)", timeLimit), field("Start", start))];
@@ -30,7 +30,8 @@ export function gameChoices(prefix = "f") {
         field("Undo limit", f("undo_limit", { type: "number", min: 0, placeholder: "none" })),
         field("Deals", f("deals", { type: "number", min: 1, max: 10, value: 1 }),
           "Every entrant plays this many deals, one after another (together: one round each)."),
-        field("Scoring", scoring, "Matchpoints: on each deal a point for every player beaten, half for a tie."),
+        field("Scoring", scoring, "Final score: the total of the final scores. Matchpoints: on each deal a point " +
+          "for every player beaten, half for a tie."),
         field("Team battle: top N", f("teams_top", { type: "number", min: 1, max: 50, placeholder: "no teams" }),
           "Clubs play as teams, each counting its best N scores."))),
     el("fieldset", { class: "fair-play" }, el("legend", {}, "Fair play"),

@@ -7,7 +7,7 @@ import { field } from "./common.js";
 
 /** {node, more, values(), words()}: `more` holds the "listed" box for the fold. */
 export function whoMayJoin(prefix = "f") {
-  const who = el("select", { id: `${prefix}-who`, "data-field": "who" },
+  const who = el("select", { id: `${prefix}-who`, "data-field": "who", "aria-label": "Who may join" },
     el("option", { value: "anyone" }, "Anyone"),
     el("option", { value: "club" }, "A club of mine"),
     el("option", { value: "code" }, "Anyone with an entry code"));
@@ -47,7 +47,7 @@ export function whoMayJoin(prefix = "f") {
   shown();
 
   const node = el("fieldset", { class: "fair-play who-may-join" }, el("legend", {}, "Who may join"),
-    field("Who", who), clubField, noClub, codeField);
+    el("div", { class: "field" }, who), clubField, noClub, codeField);
   const more = el("label", { class: "check-field listed-field" }, listed, "Listed in the lobby",
     el("small", { class: "muted hint" }, " Unlisted: only its club's members see it there; anyone with its link can join."));
   return {
