@@ -24,7 +24,7 @@ export function gameChoices(prefix = "f") {
   const basic = [el("div", { class: "grid2" }, field("Game", variant), field("Suits", suits),
     field("Time limit (minutes)", timeLimit), field("Start", start))];
   const more = [
-    el("fieldset", { class: "fair-play" }, el("legend", {}, "Game"),
+    el("fieldset", { class: "fair-play game-checks" }, el("legend", {}, "Game"),
       el("div", { class: "checks" }, check("free_column", "Free column", true), check("undo", "Undo", true), ...only78),
       el("div", { class: "grid2" },
         field("Undo limit", f("undo_limit", { type: "number", min: 0, placeholder: "none" })),
