@@ -10,6 +10,7 @@ export function mount(main, id) {
   if (!credentialOrNote(section)) return;
   const panel = schedulesPanel();
   section.append(panel.node);
+  panel.node.querySelector(":scope > h2").remove();  // the page's title says it
   panel.refresh().then(() => {
     const card = id ? section.querySelector(`[data-schedule='${id}']`) : null;
     if (!card) return;
