@@ -197,7 +197,11 @@ def test_me_says_whether_the_account_may_make_itself_an_organiser(api: Api, open
     assert api.http.get("/api/me", headers=bearer(closed)).json()["may_organise"] is False
 
     _, handle, session = signed_in(open_server, "Class teacher")
-    me = lambda: open_server.http.get("/api/me", headers=bearer(session)).json()  # noqa: E731
+
+    def me() -> dict[str, Any]:
+        found: dict[str, Any] = open_server.http.get("/api/me", headers=bearer(session)).json()
+        return found
+
     assert me()["may_organise"] is True and me()["organiser"] is None
     r = open_server.http.post("/api/sessions", json={"handle": handle, "password": "a long password"})
     assert r.status_code == 201 and r.json()["player"]["may_organise"] is True, r.text
