@@ -51,6 +51,9 @@ class Me(Struct):
     clubs: list[Club]
     has_password: bool = False  # False for guests and for members who sign in with a code
     organiser: OrganiserRef | None = None  # the organiser this account is (its sessions carry its rights)
+    # It may make itself an organiser (POST /api/me/organiser): the server allows it
+    # (ORGANISERS_OPEN), it is an account (a handle), not one yet and never revoked by the owner.
+    may_organise: bool = False
 
 
 class MeUpgrade(Struct, forbid_unknown_fields=True):

@@ -36,6 +36,12 @@ async def _me(request: Request[Any, Any, Any], player_id: int) -> Me:
     assert found is not None
     clubs = [Club(id=c["id"], name=c["name"]) for c in await store.clubs_of(db, player_id)]
     organiser = None if found["organiser_id"] is None else OrganiserRef(found["organiser_id"], found["organiser_name"])
+    may_organise = (
+        core_of(request).config.organisers_open
+        and found["handle"] is not None
+        and organiser is None
+        and not found["organiser_revoked"]
+    )
     return Me(
         id=found["id"],
         name=found["name"],
@@ -43,6 +49,7 @@ async def _me(request: Request[Any, Any, Any], player_id: int) -> Me:
         clubs=clubs,
         has_password=found["has_password"],
         organiser=organiser,
+        may_organise=may_organise,
     )
 
 

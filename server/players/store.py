@@ -55,7 +55,9 @@ async def clubs_of(db: asyncpg.Pool, player_id: int) -> list[asyncpg.Record]:
 async def player(db: asyncpg.Pool, player_id: int) -> asyncpg.Record | None:
     return await db.fetchrow(
         """SELECT p.id, p.name, p.handle, p.password_hash IS NOT NULL AS has_password, o.id AS organiser_id,
-                  o.name AS organiser_name
+                  o.name AS organiser_name,
+                  EXISTS (SELECT 1 FROM organisers r WHERE r.player_id = p.id AND r.revoked_at IS NOT NULL)
+                      AS organiser_revoked
              FROM players p LEFT JOIN organisers o ON o.player_id = p.id AND o.revoked_at IS NULL
             WHERE p.id = $1""",
         player_id,

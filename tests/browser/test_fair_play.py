@@ -3,11 +3,13 @@ on the game page and on the leaderboard."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from playwright.async_api import Page, expect
 
+from tests.browser.organise.kit import create, new_tournament, use_token
 from tests.client import Api
 
 
@@ -17,22 +19,23 @@ def local_minute(at: datetime) -> str:
 
 
 async def test_organiser_offers_the_fair_play_options(page: Page, api: Api, admin_token: str) -> None:
-    await page.goto("/#/organise")
+    await use_token(page, admin_token)
+    await new_tournament(page, more=True)
     form = page.get_by_role("group", name="Fair play")
     await expect(form).to_contain_text("Stops the undo peek")
-    await expect(form).to_contain_text("Stops reading the deal off another account")
+    await expect(form).to_contain_text("nothing to read off a neighbour's screen")
     await expect(form).to_contain_text("cannot scout it first")
-    await page.locator("#f-admin").fill(admin_token)
     await page.locator("#f-name").fill("Fair cup")
     await page.locator("#f-start").select_option("together")
     await expect(page.locator("#f-closes_at")).to_be_disabled()
+    await expect(page.locator("#f-closes_at")).to_be_hidden()
     await page.locator("#f-reveals_final").check()
     await page.locator("#f-deal_variation").check()
     opens = (datetime.now(UTC) + timedelta(minutes=3)).replace(second=0, microsecond=0)
     await page.locator("#f-opens_at").fill(local_minute(opens))
-    await page.locator("[data-action=create]").click()
-    created = page.locator(".created [data-tournament]")
-    await expect(created).to_be_visible()
+    created = await create(page)
+    starts = re.compile(r"^Starts at \d\d:\d\d, in [23] min; entries close then\.$")
+    await expect(created.locator("[data-field=starts]")).to_have_text(starts)
     tour = api.tournament(int(await created.get_attribute("data-tournament") or 0))
     assert tour["start"] == "together" and tour["status"] == "scheduled"
     assert tour["settings"]["reveals_final"] is True and tour["settings"]["deal_variation"] is True

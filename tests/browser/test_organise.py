@@ -1,5 +1,6 @@
-"""The organiser's page in Chromium: tournaments edited, closed, cancelled; entries disqualified;
-schedules made and stopped. And the API page, served by the server itself, under its CSP."""
+"""The organiser's pages in Chromium, with a token pasted in the tab: tournaments edited, closed,
+cancelled on their live pages; entries disqualified; schedules made and stopped. And the API page,
+served by the server itself, under its CSP."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from playwright.async_api import ConsoleMessage, Page, expect
 
 from tests.browser.helpers import sign_in
+from tests.browser.organise.kit import create, live_page, new_tournament, use_token
 from tests.client import Api
 from tests.server.helpers import unique
 
@@ -33,37 +35,40 @@ async def test_the_organiser_runs_tournaments_from_the_page(page: Page, api: Api
     _, token = api.register("page-entrant")
     entry = api.join(running["id"], token)
 
-    await page.goto("/#/organise")
-    await page.locator("#f-admin").fill(admin_token)
-    await page.locator("[data-action=manage]").click()
-    row = page.locator(f"[data-tournament-row='{running['id']}']")
-    await expect(row.locator("[data-field=status]")).to_have_text("open")
+    await use_token(page, admin_token)
+    await expect(page.locator(f"[data-section=running] [data-item='tournament-{running['id']}']")).to_be_visible()
+    await live_page(page, running["id"])
+    await expect(page.locator(".live-head [data-field=status]")).to_have_text("open")
 
-    await row.locator("[data-action=entries]").click()
     entry_row = page.locator(f"[data-entries-of='{running['id']}'] [data-entry='{entry['id']}']")
-    await expect(entry_row.locator("[data-field=status]")).to_have_text("joined")
-    await entry_row.locator("[data-field=reason]").fill("bot account")
+    await expect(entry_row.locator("[data-field=state]")).to_have_text("not connected yet")
     await entry_row.locator("[data-action=disqualify]").click()
-    await expect(entry_row.locator("[data-field=disqualified]")).to_have_text("bot account")
+    await entry_row.locator("[data-field=reason]").fill("bot account")
+    await entry_row.locator("[data-action=confirm-disqualify]").click()
+    await page.locator("dialog.confirm-dialog [data-action=confirm]").click()
+    await expect(entry_row.locator("[data-field=state]")).to_have_text("disqualified (bot account)")
     listed = api.http.get(f"/api/tournaments/{running['id']}/entries", headers=api.admin()).json()
     assert listed[0]["disqualified"] == "bot account" and listed[0]["status"] == "absent"
 
+    page.once("dialog", lambda dialog: dialog.accept())  # closing entries asks first
+    await page.locator(f"[data-tournament-row='{running['id']}'] [data-action=close]").click()
+    await expect(page.locator(".live-head [data-field=status]")).not_to_have_text("open")
+    assert api.tournament(running["id"])["status"] in ("closing", "finished")
+
+    await live_page(page, later["id"])
     await page.locator(f"[data-tournament-row='{later['id']}'] [data-action=edit]").click()
     await page.locator(f"[data-edit='{later['id']}'] [data-field=edit-name]").fill("Renamed from the page")
     await page.locator(f"[data-edit='{later['id']}'] [data-action=save]").click()
-    await expect(page.locator(f"[data-tournament-row='{later['id']}']")).to_contain_text("Renamed from the page")
+    await expect(page.locator("h1")).to_have_text("Renamed from the page")
     assert api.tournament(later["id"])["name"] == "Renamed from the page"
 
-    page.once("dialog", lambda dialog: dialog.accept())  # closing entries asks first
-    await page.locator(f"[data-tournament-row='{running['id']}'] [data-action=close]").click()
-    await expect(page.locator(f"[data-tournament-row='{running['id']}'] [data-field=status]")).not_to_have_text("open")
-    assert api.tournament(running["id"])["status"] in ("closing", "finished")
-
+    await live_page(page, doomed["id"])
     page.once("dialog", lambda dialog: dialog.accept())
     await page.locator(f"[data-tournament-row='{doomed['id']}'] [data-action=cancel]").click()
-    await expect(page.locator(f"[data-tournament-row='{doomed['id']}'] [data-field=status]")).to_have_text("cancelled")
+    await expect(page.locator(".live-head [data-field=status]")).to_have_text("cancelled")
     assert api.tournament(doomed["id"])["status"] == "cancelled"
 
+    await page.goto("/#/organise/recurring")
     name = unique("page-hourly")
     await page.locator("#s-name").fill(name)
     await page.locator("#s-every").select_option("hour")
@@ -159,16 +164,14 @@ async def test_together_tournaments_are_made_edited_and_left_to_close_themselves
     """Together from the form opens in the future (it was refused at "now"); editing only the name of a
     together tournament saves (it sent a closing time, refused) and keeps the opening's seconds; a
     running together sitting offers no "Close entries"; closing an open one asks first."""
-    await page.goto("/#/organise")
-    await page.locator("#f-admin").fill(admin_token)
-    await page.locator("#f-admin").dispatch_event("change")
+    await use_token(page, admin_token)
+    await new_tournament(page)
     name = unique("together-form")
     await page.locator("#f-name").fill(name)
     await page.locator("#f-start").select_option("together")
     opens = await page.locator("#f-opens_at").input_value()
     assert datetime.fromisoformat(opens) > datetime.now() + timedelta(minutes=9)  # local time, as the input shows
-    await page.locator("[data-action=create]").click()
-    created = page.locator(".created [data-tournament]")
+    created = await create(page)
     await expect(created).to_contain_text(name)
     made = api.tournament(int(await created.get_attribute("data-tournament") or 0))
     assert made["start"] == "together" and made["status"] == "scheduled"
@@ -177,20 +180,21 @@ async def test_together_tournaments_are_made_edited_and_left_to_close_themselves
     running = together(api, opens_in=2)
     plain = api.create_tournament(name=unique("own-open"))
     await asyncio.sleep(2.5)  # the together sitting has started
-    await page.locator("[data-action=manage]").click()
+    await live_page(page, later["id"])
     await page.locator(f"[data-tournament-row='{later['id']}'] [data-action=edit]").click()
     form = page.locator(f"[data-edit='{later['id']}']")
     await expect(form.locator("[data-field=edit-closes]")).to_have_count(0)
     await form.locator("[data-field=edit-name]").fill("Together, renamed")
     await form.locator("[data-action=save]").click()
-    await expect(page.locator(f"[data-tournament-row='{later['id']}']")).to_contain_text("Together, renamed")
+    await expect(page.locator("h1")).to_have_text("Together, renamed")
     after = api.tournament(later["id"])
     assert after["name"] == "Together, renamed" and after["opens_at"] == later["opens_at"]
 
-    running_row = page.locator(f"[data-tournament-row='{running['id']}']")
-    await expect(running_row.locator("[data-field=status]")).to_have_text("open")
+    running_row = await live_page(page, running["id"])
+    await expect(page.locator(".live-head [data-field=status]")).to_have_text("open")
+    await expect(page.locator("[data-field=countdown]")).to_contain_text("ends in")
     await expect(running_row.locator("[data-action=close]")).to_have_count(0)
-    plain_row = page.locator(f"[data-tournament-row='{plain['id']}']")
+    plain_row = await live_page(page, plain["id"])
     page.once("dialog", lambda dialog: dialog.dismiss())
     await plain_row.locator("[data-action=close]").click()
     await asyncio.sleep(0.5)

@@ -13,6 +13,7 @@ from playwright.async_api import Browser, BrowserContext, Page, expect
 from spidertour.engine import Game, Settings
 from tests.browser.conftest import js_errors, new_context, snap
 from tests.browser.helpers import expect_board, sign_in
+from tests.browser.organise.kit import create, new_tournament, use_token
 from tests.client import Api, bearer
 from tests.serverproc import ServerProcess
 
@@ -70,22 +71,23 @@ async def test_register_join_and_my_entries(
 
 
 async def test_organiser_creates_a_tournament(page: Page, api: Api, admin_token: str) -> None:
-    await page.goto("/#/organise")
-    await page.locator("#f-admin").fill("not-the-admin-token")
+    await use_token(page, "not-the-admin-token")
+    await new_tournament(page)
     await page.locator("#f-name").fill("Organised cup")
+    await page.locator("[data-action=review]").click()
     await page.locator("[data-action=create]").click()
     needed = "the admin token or an organiser's token is needed for this"
     await expect(page.locator("[data-field=error]")).to_have_text(needed)
 
-    await page.locator("#f-admin").fill(admin_token)
+    await use_token(page, admin_token)
+    await new_tournament(page, more=True)
+    await page.locator("#f-name").fill("Organised cup")
     await page.locator("#f-variant").select_option("spider")
     await page.locator("#f-suits").select_option("2")
-    await page.locator("#f-time_limit").fill("120")
+    await page.locator("#f-time_limit").fill("2")
     await page.locator("#f-undo_limit").fill("3")
     await page.locator("#f-seed").fill("organised-seed")
-    await page.locator("[data-action=create]").click()
-    created = page.locator(".created [data-tournament]")
-    await expect(created).to_be_visible()
+    created = await create(page)
     tour = api.tournament(int(await created.get_attribute("data-tournament") or 0))
     assert tour["name"] == "Organised cup" and tour["status"] == "open"
     assert tour["settings"] == {

@@ -16,6 +16,7 @@ from playwright.async_api import Browser, Page, expect
 
 from tests.browser.conftest import js_errors, new_context, snap
 from tests.browser.helpers import sign_in
+from tests.browser.organise.kit import use_token
 from tests.client import Api, bearer
 from tests.server.helpers import stamp, unique
 from tests.serverproc import ServerProcess
@@ -58,9 +59,8 @@ async def _end_game(page: Page) -> None:
 
 
 async def _organiser_creates(page: Page, admin_token: str, name: str) -> int:
-    await page.goto("/#/organise")
-    await page.locator("#f-admin").fill(admin_token)
-    await page.locator("#f-admin").dispatch_event("change")
+    await use_token(page, admin_token)
+    await page.locator("[data-action=new-bracket]").click()
     form = page.locator("[data-form=bracket]")
     await form.locator("[data-field=bracket-name]").fill(name + " draft")
     await form.locator("[data-field=edit-time_limit]").fill(str(TIME_LIMIT))

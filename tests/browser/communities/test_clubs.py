@@ -14,6 +14,7 @@ from playwright.async_api import Browser, FilePayload, Page, expect
 
 from tests.browser.communities.test_accounts import PASSWORD, VIEWPORTS, no_sideways_scroll, sign_in_form
 from tests.browser.conftest import js_errors, new_context
+from tests.browser.organise.kit import live_page, more_options, new_tournament, use_token
 from tests.client import Api, bearer
 from tests.serverproc import ServerProcess
 
@@ -49,9 +50,8 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
     try:
         page = await desk.new_page()
         errors = js_errors(page)
-        await page.goto("/#/organise")
-        await page.locator("#f-admin").fill(teacher["token"])
-        await page.locator("#f-admin").dispatch_event("change")
+        await use_token(page, teacher["token"])
+        await page.locator("[data-action=new-club]").click()
         await page.locator("#c-name").fill(club_name)
         await no_sideways_scroll(page)
         await page.locator("[data-action=create-club]").click()
@@ -63,10 +63,12 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
 
         # On another device the organiser's token shows the same clubs (listed by the server).
         elsewhere = await friend_ctx.new_page()
-        await elsewhere.goto("/#/organise")
-        await elsewhere.locator("#f-admin").fill(teacher["token"])
-        await elsewhere.locator("#f-admin").dispatch_event("change")
+        await use_token(elsewhere, teacher["token"])
+        await expect(elsewhere.locator(f"[data-item='club-{club_id}']")).to_contain_text(club_name)
+        await elsewhere.goto("/#/organise/clubs")
         await expect(elsewhere.locator(f"[data-field=clubs] [data-club='{club_id}']")).to_contain_text(club_name)
+        await new_tournament(elsewhere)
+        await elsewhere.locator("#f-who").select_option("club")
         await expect(elsewhere.locator(f"#f-club option[value='{club_id}']")).to_have_count(1)
         await elsewhere.close()
 
@@ -92,12 +94,18 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
         await page.emulate_media(media="screen")
 
         # A private cup: the club's members, with an entry code, unlisted.
-        await page.goto("/#/organise")
+        await new_tournament(page)
         await page.locator("#f-name").fill(f"{club_name} weekly cup")
-        await page.locator("#f-time_limit").fill("300")
+        await page.locator("#f-time_limit").fill("5")
+        await page.locator("#f-who").select_option("club")
         await page.locator("#f-club").select_option(str(club_id))
         await page.locator("#f-entry_code").fill(entry_code)
+        await more_options(page)
         assert not await page.locator("#f-listed").is_checked()
+        await page.locator("[data-action=review]").click()
+        await expect(page.locator("[data-field=summary]")).to_contain_text(
+            f"members of {club_name} only, with the entry code {entry_code}"
+        )
         await page.locator("[data-action=create]").click()
         created = page.locator(".created [data-tournament]")
         await expect(created).to_contain_text(f"Members of {club_name} only")
@@ -107,6 +115,8 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
         assert tid not in [t["id"] for t in api.http.get("/api/tournaments").json()]  # unlisted
 
         # The same every week: a schedule for the club, with its entry code.
+        await page.goto("/#/organise/recurring")
+        await page.locator("#s-time_limit").fill("5")
         await page.locator("#s-name").fill(f"{club_name} weekly")
         await page.locator("#s-every").select_option("week")
         await page.locator("#s-club").select_option(str(club_id))
@@ -164,8 +174,7 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
         assert api.http.post("/api/sessions", json={"handle": handle, "password": PASSWORD}).status_code == 201
 
         # The cup's standings so far, as the organiser downloads them.
-        await page.goto("/#/organise")
-        await page.locator("[data-action=manage]").click()
+        await live_page(page, tid)
         async with page.expect_download() as download:
             await page.locator(f"[data-tournament-row='{tid}'] [data-action=standings-csv]").click()
         lines = list(csv.DictReader(io.StringIO((await (await download.value).path()).read_text())))

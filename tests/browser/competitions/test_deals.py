@@ -15,6 +15,7 @@ from playwright.async_api import Browser, Page, expect
 from spidertour.engine import Game, Settings
 from tests.browser.conftest import js_errors, new_context, snap
 from tests.browser.helpers import expect_board, sign_in
+from tests.browser.organise.kit import create_reviewed, new_tournament, use_token
 from tests.client import Api
 from tests.serverproc import ServerProcess
 
@@ -125,13 +126,14 @@ async def test_rounds_wait_for_everyone(page: Page, api: Api) -> None:
 
 
 async def test_the_organiser_sets_deals_and_scoring(page: Page, api: Api, admin_token: str) -> None:
-    await page.goto("/#/organise")
-    await page.locator("#f-admin").fill(admin_token)
+    await use_token(page, admin_token)
+    await new_tournament(page, more=True)
     await page.locator("#f-name").fill("Three deals by points")
     await page.locator("#f-deals").fill("3")
     await page.locator("#f-scoring").select_option("matchpoints")
-    await page.locator("[data-action=create]").click()
-    created = page.locator(".created [data-tournament]")
+    await page.locator("[data-action=review]").click()
+    await expect(page.locator("[data-field=summary]")).to_contain_text("3 deals, scored by matchpoints")
+    created = await create_reviewed(page)
     await expect(created).to_contain_text("3 deals")
     tid = int(await created.get_attribute("data-tournament") or 0)
     settings = api.tournament(tid)["settings"]

@@ -13,6 +13,7 @@ from playwright.async_api import Browser, Page, expect
 from tests.browser.communities.test_accounts import no_sideways_scroll
 from tests.browser.conftest import js_errors, new_context
 from tests.browser.helpers import sign_in
+from tests.browser.organise.kit import create, create_reviewed, new_tournament, use_token
 from tests.client import Api
 from tests.server.competitions.rating_kit import Plan, finished, profile
 from tests.server.helpers import unique
@@ -87,8 +88,8 @@ async def test_the_organiser_s_form_sets_rated_and_limits(
     try:
         page: Page = await context.new_page()
         errors = js_errors(page)
-        await page.goto("/#/organise")
-        await page.locator("#f-admin").fill(admin_token)
+        await use_token(page, admin_token)
+        await new_tournament(page, more=True)
         name = unique("Ranked cup")
         await page.locator("#f-name").fill(name)
         rated = page.locator("#f-rated")
@@ -97,18 +98,20 @@ async def test_the_organiser_s_form_sets_rated_and_limits(
         await page.locator("#f-rating_min").fill("-2.5")
         await page.locator("#f-rating_max").fill("15")
         await no_sideways_scroll(page)
-        await page.locator("[data-action=create]").click()
-        created = page.locator(".created [data-tournament]")
+        await page.locator("[data-action=review]").click()
+        await expect(page.locator("[data-field=summary]")).to_contain_text("; unrated")
+        created = await create_reviewed(page)
         await expect(created).to_contain_text(name)
         tid = int(await created.get_attribute("data-tournament") or 0)
         made: dict[str, Any] = api.tournament(tid)
         assert (made["rated"], made["rating_min"], made["rating_max"]) == (False, -2.5, 15)
         # Left as they come: rated, no limits.
+        await new_tournament(page, more=True)
         await page.locator("#f-name").fill(unique("Open cup"))
         await rated.check()
         await page.locator("#f-rating_min").fill("")
         await page.locator("#f-rating_max").fill("")
-        await page.locator("[data-action=create]").click()
+        await create(page)
         await expect(created).not_to_have_attribute("data-tournament", str(tid))
         second = api.tournament(int(await created.get_attribute("data-tournament") or 0))
         assert (second["rated"], second["rating_min"], second["rating_max"]) == (True, None, None)

@@ -16,6 +16,7 @@ from playwright.async_api import Browser, Page, expect
 
 from tests.browser.communities.test_accounts import no_sideways_scroll
 from tests.browser.conftest import js_errors, new_context
+from tests.browser.organise.kit import create, new_tournament, use_token
 from tests.client import Api, bearer
 from tests.serverproc import ServerProcess
 
@@ -48,9 +49,7 @@ def finish(api: Api, token: str, tid: int, names: list[str]) -> list[int]:
 
 
 async def sign_in_as_organiser(page: Page, token: str) -> None:
-    await page.goto("/#/organise")
-    await page.locator("#f-admin").fill(token)
-    await page.locator("#f-admin").dispatch_event("change")
+    await use_token(page, token)
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -64,6 +63,7 @@ async def test_a_season_from_the_organisers_page_to_its_table(
         page = await ctx.new_page()
         errors = js_errors(page)
         await sign_in_as_organiser(page, token)
+        await page.locator("[data-action=new-series]").click()
         await page.locator("[data-field=series-name]").fill(name)
         await page.locator("[data-field=series-points]").fill("10, 8, 6")
         await page.locator("[data-field=series-best-of]").fill("2")
@@ -76,17 +76,18 @@ async def test_a_season_from_the_organisers_page_to_its_table(
         assert made["points"] == [10, 8, 6] and made["best_of"] == 2 and made["name"] == name
 
         # The tournament form's Series select puts the new tournament in it.
+        await new_tournament(page, more=True)
         await expect(page.locator(f"#f-series option[value='{series_id}']")).to_have_count(1)
         await page.locator("#f-name").fill(f"Week 1 {secrets.token_hex(2)}")
         await page.locator("#f-series").select_option(str(series_id))
-        await page.locator("[data-action=create]").click()
-        created = page.locator(".created [data-tournament]")
-        await expect(created).to_have_count(1)
+        created = await create(page)
         tid = int(await created.get_attribute("data-tournament") or 0)
         assert api.tournament(tid)["series"] == series_id
+        await page.goto("/#/organise/series")
         await expect(listed).to_contain_text("· 1 tournament")
 
         # The schedule form's Series select: every tournament the schedule makes joins.
+        await page.goto("/#/organise/recurring")
         await expect(page.locator(f"#s-series option[value='{series_id}']")).to_have_count(1)
         await page.locator("#s-name").fill(f"Weekly {secrets.token_hex(2)}")
         await page.locator("#s-series").select_option(str(series_id))
@@ -101,7 +102,7 @@ async def test_a_season_from_the_organisers_page_to_its_table(
         await expect(page.locator("[data-action=series]")).to_have_attribute("href", f"#/series/{series_id}")
         ids = finish(api, token, tid, ["Ann", "Bo", "Cy"])
         await page.goto("/#/organise")
-        await page.locator(f"[data-series='{series_id}'] [data-action=open-series]").click()
+        await page.locator(f"[data-item='series-{series_id}'] a").click()
         await page.wait_for_url(f"**/#/series/{series_id}")
         await expect(page.locator("[data-field=series-name]")).to_have_text(name)
         rows = page.locator("[data-field=standings] tbody tr")

@@ -15,6 +15,7 @@ from playwright.async_api import Browser, Page, expect
 
 from tests.browser.communities.test_accounts import VIEWPORTS, no_sideways_scroll
 from tests.browser.conftest import js_errors, new_context
+from tests.browser.organise.kit import create_reviewed, new_tournament, use_token
 from tests.client import Api, Player, bearer
 from tests.server.helpers import reveal_move
 from tests.serverproc import ServerProcess
@@ -63,16 +64,17 @@ async def test_a_team_battle_from_the_form_to_the_final_table(
     try:
         page = await desk.new_page()
         errors = js_errors(page)
-        await page.goto("/#/organise")
-        await page.locator("#f-admin").fill(organiser)
-        await page.locator("#f-admin").dispatch_event("change")
+        await use_token(page, organiser)
+        await new_tournament(page, more=True)
         await page.locator("#f-name").fill(f"Class battle {secrets.token_hex(2)}")
         await page.locator("#f-teams_top").fill("2")
         await page.locator("#f-seed").fill(SEED)
         await page.locator("#f-variant").select_option("spider78")
         await page.locator("#f-suits").select_option("2")
         await no_sideways_scroll(page)
-        await page.locator("[data-action=create]").click()
+        await page.locator("[data-action=review]").click()
+        await expect(page.locator("[data-field=summary]")).to_contain_text("team battle, best 2 of each club")
+        await create_reviewed(page)
         await expect(page.locator(".created [data-field=teams]")).to_contain_text("best 2")
         tid = int(await page.locator(".created [data-tournament]").get_attribute("data-tournament") or 0)
         assert api.tournament(tid)["teams"] == {"top": 2}

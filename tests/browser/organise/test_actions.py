@@ -1,6 +1,7 @@
-"""Every organiser action the API offers, from the page on a phone: a certified deal, the fair-play
-report in words, a tournament's game settings and seed edited (only what changed is sent), the
-settings a schedule will use, a tournament added to a series; times said with their zone."""
+"""Every organiser action the API offers, from the organiser's pages on a phone: a certified deal, the
+fair-play report in words, a tournament's game settings and seed edited (only what changed is sent),
+the settings a schedule will use, a tournament added to a series, organisers made by the owner; times
+said with their zone."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest_asyncio
 from playwright.async_api import Browser, Page, Request, expect
 
 from tests.browser.conftest import js_errors, new_context
+from tests.browser.organise.kit import live_page, more_options, new_tournament, use_token
 from tests.browser.organise.test_fit import fits, open_manage
 from tests.client import Api, Player, bearer
 from tests.server.helpers import unique
@@ -48,13 +50,14 @@ def patches(page: Page) -> list[dict[str, Any]]:
 
 
 async def test_a_certified_deal_is_made_from_the_form(phone: Page, api: Api, admin_token: str) -> None:
-    await phone.goto("/#/organise")
-    await phone.locator("#f-admin").fill(admin_token)
+    await use_token(phone, admin_token)
+    await new_tournament(phone, more=True)
     name = unique("certified-form")
     await phone.locator("#f-name").fill(name)
     await phone.locator("#f-certified").check()
     await phone.locator("#f-certify_seconds").fill("10")
-    await expect(phone.locator("[data-field=schedule-uses]")).to_contain_text("certified winnable deal")
+    await phone.locator("[data-action=review]").click()
+    await expect(phone.locator("[data-field=summary]")).to_contain_text("a certified winnable deal")
     await phone.locator("[data-action=create]").click()
     created = phone.locator(".created [data-tournament]")
     await expect(created).to_contain_text(name, timeout=60_000)
@@ -81,7 +84,7 @@ async def test_the_fair_play_report_reads_in_words(phone: Page, api: Api, admin_
             await player.play({"type": "end"})
         await player.close()
     await open_manage(phone, admin_token)
-    card = phone.locator(f"[data-tournament-row='{tour['id']}']")
+    card = await live_page(phone, tour["id"])
     await card.locator("[data-action=integrity]").click()
     report = card.locator(f"[data-integrity-of='{tour['id']}']")
     await expect(report.locator("[data-field=integrity-summary]")).to_contain_text("2 entries")
@@ -104,6 +107,7 @@ async def test_game_settings_and_seed_are_edited_before_the_opening(phone: Page,
     later = api.create_tournament(name=unique("edit-settings"), opens_in=3600, closes_in=7200, time_limit=600)
     sent = patches(phone)
     await open_manage(phone, admin_token)
+    await live_page(phone, later["id"])
     await phone.locator(f"[data-tournament-row='{later['id']}'] [data-action=edit]").click()
     form = phone.locator(f"[data-edit='{later['id']}']")
     await expect(form.locator("[data-field=edit-time_limit]")).to_have_value("600")
@@ -134,9 +138,11 @@ async def test_game_settings_and_seed_are_edited_before_the_opening(phone: Page,
 
 async def test_a_schedule_says_the_settings_it_will_use(phone: Page, api: Api, admin_token: str) -> None:
     await open_manage(phone, admin_token)
-    await phone.locator("#f-time_limit").fill("300")
-    await phone.locator("#f-reveals_final").check()
-    await phone.locator("#f-rated").uncheck()
+    await phone.goto("/#/organise/recurring")
+    await more_options(phone)
+    await phone.locator("#s-time_limit").fill("5")
+    await phone.locator("#s-reveals_final").check()
+    await phone.locator("#s-rated").uncheck()
     uses = phone.locator("[data-field=schedule-uses]")
     await expect(uses).to_contain_text("5:00")
     await expect(uses).to_contain_text("reveals final")
@@ -160,21 +166,26 @@ async def test_times_say_their_zone_and_statuses_are_words(phone: Page, api: Api
     later = api.create_tournament(name=unique("zone-later"), opens_in=3600, closes_in=7200)
     open_one = api.create_tournament(name=unique("zone-open"))
     await open_manage(phone, admin_token)
-    for field in ("#f-opens_at", "#f-closes_at", "#s-at"):
+    await new_tournament(phone)
+    for field in ("#f-opens_at", "#f-closes_at"):
         label = phone.locator("label.field", has=phone.locator(field))
         await expect(label.locator("[data-field=zone]")).to_have_text("(CET)")
-    card = phone.locator(f"[data-tournament-row='{later['id']}']")
+    await phone.goto("/#/organise/recurring")
+    label = phone.locator("label.field", has=phone.locator("#s-at"))
+    await expect(label.locator("[data-field=zone]")).to_have_text("(CET)")
+    card = await live_page(phone, later["id"])
     await expect(card.locator("[data-field=opens]")).to_contain_text(re.compile(r"^opens in (59 min|1 h) \(.* CET\)$"))
     await card.locator("[data-action=edit]").click()
     edit = phone.locator(f"[data-edit='{later['id']}']")
     for field in ("edit-opens", "edit-closes"):
         label = edit.locator("label.field", has=phone.locator(f"[data-field={field}]"))
         await expect(label.locator("[data-field=zone]")).to_have_text("(CET)")
+    await live_page(phone, open_one["id"])
     phone.once("dialog", lambda dialog: dialog.accept())
     await phone.locator(f"[data-tournament-row='{open_one['id']}'] [data-action=close]").click()
-    status = phone.locator(f"[data-tournament-row='{open_one['id']}'] [data-field=status]")
+    status = phone.locator(".live-head [data-field=status]")
     await expect(status).to_have_text(re.compile("^(entries closed|finished)$"))
-    text = await phone.locator(".manage").inner_text()
+    text = await phone.locator("main").inner_text()
     assert not re.search(r"\d{4}-\d\d-\d\dT|\bclosing\b|timed_out", text), text
 
 
@@ -184,7 +195,7 @@ async def test_a_tournament_joins_a_series_from_its_card(phone: Page, api: Api, 
     series = r.json()
     tour = api.create_tournament(name=unique("into-series"), opens_in=3600, closes_in=7200)
     await open_manage(phone, admin_token)
-    card = phone.locator(f"[data-tournament-row='{tour['id']}']")
+    card = await live_page(phone, tour["id"])
     await card.locator("[data-field=add-series]").select_option(str(series["id"]))
     await card.locator("[data-action=add-series]").click()
     await expect(card.locator("[data-field=access]")).to_contain_text(f"in series #{series['id']}")
@@ -194,6 +205,8 @@ async def test_a_tournament_joins_a_series_from_its_card(phone: Page, api: Api, 
 
 async def test_the_owner_makes_and_revokes_organisers_from_the_page(phone: Page, api: Api, admin_token: str) -> None:
     await open_manage(phone, admin_token)
+    await phone.locator("[data-action=organisers]").click()
+    await phone.locator(".token-organiser summary").click()
     name = unique("Leeds club")
     await phone.locator("#o-name").fill(name)
     await phone.locator("[data-action=create-organiser]").click()
@@ -210,25 +223,32 @@ async def test_the_owner_makes_and_revokes_organisers_from_the_page(phone: Page,
     refused = api.http.post("/api/tournaments", json={"name": unique("revoked")}, headers=bearer(token))
     assert refused.status_code in (401, 403), refused.text
 
+    # An account made an organiser by its handle.
+    handle = unique("teacher").lower()
+    r = api.http.post("/api/players", json={"name": "Ms Okafor", "handle": handle, "password": "a long password"})
+    assert r.status_code == 201, r.text
+    await phone.locator("#o-handle").fill(f"@{handle}")
+    await phone.locator("[data-action=make-account-organiser]").click()
+    await expect(phone.locator("[data-organiser]", has_text="Ms Okafor")).to_have_count(1)
+    session = api.http.post("/api/sessions", json={"handle": handle, "password": "a long password"}).json()["token"]
+    assert api.http.get("/api/me", headers=bearer(session)).json()["organiser"]["name"] == "Ms Okafor"
+
     other = api.http.post("/api/organisers", json={"name": unique("plain organiser")}, headers=api.admin()).json()
     await open_manage(phone, other["token"])
-    await expect(phone.locator(".manage-tournaments")).to_be_visible()
-    await expect(phone.locator("section.organisers")).to_be_hidden()  # the owner's business only
+    await expect(phone.locator("[data-field=dashboard] [data-section=running]")).to_be_visible()
+    await expect(phone.locator("[data-action=organisers]")).to_have_count(0)  # the owner's business only
+    await phone.goto("/#/organise/organisers")
+    await expect(phone.locator("section.organisers")).to_be_hidden()
 
 
-async def test_a_returning_organiser_sees_the_tournaments_at_once_and_jumps_to_them(
-    phone: Page, api: Api, admin_token: str
-) -> None:
-    """With a token in the tab the tournaments are listed without a click, and on a phone a button at
-    the top leads past the long creation form to them (both failing before)."""
+async def test_a_returning_organiser_sees_its_tournaments_at_once(phone: Page, api: Api, admin_token: str) -> None:
+    """With a token in the tab the dashboard lists the tournaments without a click, near the top of a
+    phone's screen (the long creation form is a page of its own), after a reload too."""
     tour = api.create_tournament(name=unique("returning"))
-    await phone.goto("/#/organise")
-    await phone.locator("#f-admin").fill(admin_token)
-    await phone.locator("#f-admin").dispatch_event("change")
+    await use_token(phone, admin_token)
     await phone.reload()
-    card = phone.locator(f"[data-tournament-row='{tour['id']}']")
-    await expect(card).to_be_attached()
-    await expect(phone.locator(".manage > h2")).not_to_be_in_viewport()  # far below the creation form
-    await phone.locator("[data-jump=Tournaments]").click()
-    await expect(phone.locator(".manage > h2")).to_be_in_viewport()
+    item = phone.locator(f"[data-section=running] [data-item='tournament-{tour['id']}']")
+    await expect(item).to_be_in_viewport()
+    await item.locator("a").click()
+    await expect(phone.locator("h1")).to_have_text(tour["name"])
     await fits(phone)

@@ -1,6 +1,7 @@
-"""The organiser's page fits a phone held either way and a desktop: no sideways scroll with the
-tournaments listed, one's entries shown and another's edit form open; every action in reach with a
-tap target of 40 px at least; a disqualification's reason shown whole."""
+"""The organiser's pages fit a phone held either way and a desktop: no sideways scroll on the
+dashboard, the short form with every option unfolded, a sitting's live page with its entrants and
+another's edit form open; every action in reach with a tap target of 40 px at least; a
+disqualification's reason shown whole."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.conftest import js_errors, new_context
+from tests.browser.organise.kit import live_page, new_tournament, use_token
 from tests.client import Api
 from tests.server.helpers import unique
 from tests.serverproc import ServerProcess
@@ -24,10 +26,10 @@ REASON = (
     "then the first one played it through without a single mistake"
 )
 
-# What sticks out past the right edge, and every action of the manage sections that is too small or
+# What sticks out past the right edge, and every action of the organiser's pages that is too small or
 # out of reach (its box, rounded).
 OUT_OF_REACH = """() => [...document.querySelectorAll(
-    '.manage button, .manage input, .manage select, .manage a.btn, .fair-play select, .fair-play input')]
+    '.organise-page button, .organise-page input, .organise-page select, .organise-page a.btn')]
   .filter((n) => n.offsetParent !== null && n.type !== 'checkbox')
   .map((n) => ({n, r: n.getBoundingClientRect()}))
   .filter(({r}) => r.height < 40 || r.right > innerWidth + 0.5 || r.left < -0.5)
@@ -43,11 +45,9 @@ async def fits(page: Page) -> None:
     assert width[0] <= width[1], f"the page scrolls sideways: {width}, past the edge: {await page.evaluate(WIDE)}"
 
 
-async def open_manage(page: Page, admin_token: str) -> None:
-    await page.goto("/#/organise")
-    await page.locator("#f-admin").fill(admin_token)
-    await page.locator("#f-admin").dispatch_event("change")
-    await page.locator("[data-action=manage]").click()
+async def open_manage(page: Page, token: str) -> None:
+    """The dashboard with a token pasted in the tab (the owner's or an organiser's)."""
+    await use_token(page, token)
 
 
 def entered(api: Api, tid: int, name: str) -> dict[str, Any]:
@@ -75,15 +75,23 @@ async def test_the_organisers_page_fits_with_everything_open(
     errors = js_errors(page)
     try:
         await open_manage(page, admin_token)
+        await expect(page.locator(f"[data-item='tournament-{running['id']}']")).to_be_visible()
+        await fits(page)
+        assert await page.evaluate(OUT_OF_REACH) == []
+        await new_tournament(page, more=True)
         fair_play = await page.locator(".organise-form .fair-play").first.bounding_box()
         assert fair_play is not None and fair_play["x"] + fair_play["width"] <= viewport["width"]
-        row = page.locator(f"[data-tournament-row='{running['id']}']")
-        await expect(row.locator("[data-field=status]")).to_have_text("open")
-        await row.locator("[data-action=entries]").click()
+        await fits(page)
+        assert await page.evaluate(OUT_OF_REACH) == []
+
+        await live_page(page, running["id"])
+        await expect(page.locator(".live-head [data-field=status]")).to_have_text("open")
         entries = page.locator(f"[data-entries-of='{running['id']}']")
-        shown = entries.locator(f"[data-entry='{cheat['id']}'] [data-field=disqualified]")
-        await expect(shown).to_have_text(REASON)
+        shown = entries.locator(f"[data-entry='{cheat['id']}'] [data-field=state]")
+        await expect(shown).to_have_text(f"disqualified ({REASON})")
         await expect(entries.locator(f"[data-entry='{fair['id']}'] [data-action=disqualify]")).to_be_visible()
+        await entries.locator(f"[data-entry='{fair['id']}'] [data-action=disqualify]").click()
+        await expect(entries.locator(f"[data-entry='{fair['id']}'] [data-field=reason]")).to_be_visible()
         whole = await shown.evaluate(
             """(n) => { const r = n.getBoundingClientRect();
               for (let up = n.parentElement; up; up = up.parentElement) {  // no box around it cuts it off
@@ -99,6 +107,7 @@ async def test_the_organisers_page_fits_with_everything_open(
         assert whole, "the disqualification's reason is clipped"
         await fits(page)
         assert await page.evaluate(OUT_OF_REACH) == []
+        await live_page(page, later["id"])
         await page.locator(f"[data-tournament-row='{later['id']}'] [data-action=edit]").click()
         await expect(page.locator(f"[data-edit='{later['id']}']")).to_be_visible()
         await fits(page)

@@ -188,3 +188,29 @@ def test_token_organisers_keep_working_beside_accounts(api: Api) -> None:
     assert organised.status_code == 200 and [i["id"] for i in organised.json()["items"]] == [tour["id"]]
     # An organiser's token is no player's: /api/me is for players.
     assert api.http.get("/api/me", headers=bearer(token)).status_code == 401
+
+
+def test_me_says_whether_the_account_may_make_itself_an_organiser(api: Api, open_server: Api) -> None:
+    """``may_organise``: only where the server allows it, for an account (not a guest) that is no
+    organiser yet and was never revoked by the owner."""
+    _, _, closed = signed_in(api)
+    assert api.http.get("/api/me", headers=bearer(closed)).json()["may_organise"] is False
+
+    _, handle, session = signed_in(open_server, "Class teacher")
+
+    def me() -> dict[str, Any]:
+        found: dict[str, Any] = open_server.http.get("/api/me", headers=bearer(session)).json()
+        return found
+
+    assert me()["may_organise"] is True and me()["organiser"] is None
+    r = open_server.http.post("/api/sessions", json={"handle": handle, "password": "a long password"})
+    assert r.status_code == 201 and r.json()["player"]["may_organise"] is True, r.text
+    _, guest = open_server.register("guest")
+    assert open_server.http.get("/api/me", headers=bearer(guest)).json()["may_organise"] is False
+
+    made = open_server.http.post("/api/me/organiser", headers=bearer(session))
+    assert made.status_code == 201, made.text
+    assert me()["may_organise"] is False and me()["organiser"]["id"] == made.json()["id"]
+    revoked = open_server.http.delete(f"/api/organisers/{made.json()['id']}", headers=open_server.admin())
+    assert revoked.status_code == 200, revoked.text
+    assert me()["organiser"] is None and me()["may_organise"] is False  # revoked: the owner's to restore

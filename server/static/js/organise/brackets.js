@@ -1,14 +1,15 @@
-// The organiser's page, knockout brackets: create one (name, game, opening, break between rounds, who
-// may join, rated, series) as a tournament is created; list the brackets the token runs, each with
-// its page, an edit form before the opening, cancel, and disqualifying a player (with a reason).
+// Knockout brackets: create one (name, game, opening, break between rounds, who may join, rated,
+// series) as a tournament is created; list the caller's brackets, each with its page, an edit form
+// before the opening, cancel, and disqualifying a player (with a reason).
 
-import { adminToken, api } from "../lib/api.js";
+import { api, organiserToken } from "../lib/api.js";
 import { clock, describeSettings, el, explain, notify } from "../lib/ui.js";
 import { localInput, timeSpan } from "../lib/time.js";
 import { accessFields } from "./clubs.js";
 import { accessWords, act, check, field, timeField } from "./common.js";
 import { normal, settingsFields } from "./edit.js";
-import { seriesField } from "./series.js";
+import { organisedPage } from "./organised.js";
+import { loadSeries, seriesField } from "./series.js";
 import { bracketStatus, roundCount } from "../brackets/common.js";
 
 const DEFAULT_SETTINGS = { variant: "spider78", suits: 2, time_limit: 300, free_column: true, undo: true,
@@ -21,11 +22,14 @@ function soon() {
   return at;
 }
 
+const PAGE = 20;
+
 const breakInput = (value, name) => el("input", { type: "number", min: 0, max: 86400, value, "data-field": name,
   name });
 
-/** The panel: {node, show}; show() lists the brackets of this tab's token. */
+/** The panel: {node, show}; show() lists the caller's brackets. */
 export function bracketsPanel() {
+  loadSeries();
   const list = el("ul", { class: "card-list brackets-list", "data-field": "brackets" });
   const result = el("div", { class: "created", "aria-live": "polite" });
   const access = accessFields("b");
@@ -72,20 +76,29 @@ export function bracketsPanel() {
     }
   });
 
-  async function refresh() {
-    if (!adminToken()) return;
-    const found = await act(api.admin("GET", "/api/brackets?limit=200"));
-    if (!found) return;
-    list.replaceChildren(...(found.length ? found.map((b) => bracketCard(b, refresh))
-      : [el("li", { class: "muted" }, "No bracket yet.")]));
+  // The brackets the caller runs (GET /api/me/organised), newest first, a page at a time.
+  let offset = 0;
+  const more = el("button", { class: "btn small more", type: "button", "data-action": "more", hidden: true }, "More");
+  async function page(reset) {
+    if (!organiserToken()) return;
+    if (reset) offset = 0;
+    const got = await organisedPage("bracket", null, offset, PAGE);
+    if (!got) return;
+    const found = (await Promise.all(got.items.map((i) => api.admin("GET", `/api/brackets/${i.id}`).catch(() => null))))
+      .filter(Boolean);
+    offset += got.items.length;
+    const cards = found.map((b) => bracketCard(b, refresh));
+    if (reset) list.replaceChildren(...(cards.length ? cards : [el("li", { class: "muted" }, "No bracket yet.")]));
+    else list.append(...cards);
+    more.hidden = got.items.length < PAGE;
   }
-  const load = el("button", { class: "btn", type: "button", "data-action": "show-brackets", onclick: refresh },
-    "Show brackets");
+  const refresh = () => page(true);
+  more.addEventListener("click", () => page(false));
   const node = el("section", { class: "manage-brackets", "data-section": "brackets" },
     el("h2", {}, "Knockout brackets"),
     el("p", { class: "muted" }, "Players join until the opening; then they are seeded by rating and play rounds of ",
       "head-to-head games, started together, to one champion."),
-    form, result, load, list);
+    form, result, list, more);
   return { node, show: refresh };
 }
 

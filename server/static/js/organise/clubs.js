@@ -1,7 +1,7 @@
-// The organiser's page, clubs: create a club, see the ones it organises (made here, on another
+// Clubs: create a club, see the ones the organiser organises (made here, on another
 // device, or by another organiser who added it), each leading to its own page (#/club/<id>).
 
-import { adminToken, api, knownClubs, rememberClub, rememberClubs } from "../lib/api.js";
+import { api, knownClubs, organiserToken, rememberClub, rememberClubs } from "../lib/api.js";
 import { el, explain, notify } from "../lib/ui.js";
 
 /** The organiser's clubs as <option>s (a tournament's or a schedule's `club`). */
@@ -99,7 +99,7 @@ export function clubsPanel(onChange) {
   });
   /** The clubs the token of this tab organises, as the server lists them (on any device). */
   function load() {
-    if (!adminToken()) return;
+    if (!organiserToken()) return;
     api.adminPages("/api/clubs").then((clubs) => {
       rememberClubs(clubs);
       draw();

@@ -1,8 +1,9 @@
-// The organiser's page, organisers (the server's admin token only): make one, whose token is shown
-// once to hand over; list them; revoke one (its token is refused at once, what it made stays).
+// Organisers (the server's admin token only): make an account an organiser by its handle (its
+// sessions then carry the rights), or make one with a token of its own, shown once to hand over;
+// list them; revoke one (refused at once, what it made stays).
 
 import { api } from "../lib/api.js";
-import { copyText, el } from "../lib/ui.js";
+import { copyText, el, notify } from "../lib/ui.js";
 import { timeSpan } from "../lib/time.js";
 import { act, field } from "./common.js";
 
@@ -14,6 +15,7 @@ function organiserCard(o, refresh) {
     } }, "Revoke");
   return el("li", { class: "card-item", "data-organiser": o.id },
     el("div", { class: "card-head" }, el("b", {}, o.name), el("span", { class: "muted" }, ` #${o.id}`),
+      o.player_id ? el("span", { class: "muted small" }, " account") : null,
       el("span", { class: "badge", "data-field": "organiser-state" }, o.revoked_at ? "revoked" : "active")),
     el("p", { class: "muted small" }, timeSpan(o.created_at, "made"),
       o.revoked_at ? [" · ", timeSpan(o.revoked_at, "revoked")] : null),
@@ -28,8 +30,23 @@ export function organisersPanel() {
   const form = el("form", { class: "panel" }, field("New organiser", name,
     "It gets a token of its own: it runs its tournaments, clubs and series, and nobody else's."),
   el("button", { class: "btn primary", type: "submit", "data-action": "create-organiser" }, "Make the organiser"));
+  const handle = el("input", { id: "o-handle", maxlength: 40, required: true, placeholder: "@ms.rivera",
+    autocapitalize: "off", autocomplete: "off" });
+  const byHandle = el("form", { class: "panel" }, field("Make this account an organiser", handle,
+    "Its handle: it signs in as usual and finds its dashboard here."),
+  el("button", { class: "btn primary", type: "submit", "data-action": "make-account-organiser" }, "Make it an organiser"));
+  byHandle.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const o = await act(api.admin("POST", "/api/organisers", { handle: handle.value.trim() }));
+    if (!o) return;
+    notify(`@${handle.value.trim().replace(/^@/, "")} is an organiser: ${o.name}`, "ok");
+    handle.value = "";
+    load();
+  });
   const node = el("section", { class: "organisers", hidden: true },
-    el("h2", {}, "Organisers"), el("p", { class: "muted" }, "With the server's admin token only."), form, made, list);
+    el("h2", {}, "Organisers"), el("p", { class: "muted" }, "With the server's admin token only."), byHandle,
+    el("details", { class: "token-organiser" }, el("summary", {}, "An organiser with a token (for scripts)"), form),
+    made, list);
   async function load() {
     try {
       const all = await api.admin("GET", "/api/organisers");

@@ -1,13 +1,14 @@
-// The organiser's page, recurring tournaments: the form says which game, start, certification and
-// rating settings each tournament will take (those of the creation form at the top, kept current),
-// at a time of this browser's zone; the list shows each schedule's settings, its next opening and
-// its tournaments, and stops it.
+// Recurring tournaments: the form chooses the game, start, certification and rating settings each
+// tournament will take (said in words as they are chosen), at a time of this browser's zone; the
+// list shows each schedule's settings, its next opening and its tournaments, and stops it.
 
 import { api } from "../lib/api.js";
 import { clock, describeSettings, el } from "../lib/ui.js";
 import { every as everyWords, minutes, timeSpan } from "../lib/time.js";
 import { accessWords, act, field, timeField } from "./common.js";
-import { seriesField } from "./series.js";
+import { gameChoices } from "./choices.js";
+import { accessFields } from "./clubs.js";
+import { loadSeries, seriesField } from "./series.js";
 
 const EVERY = { hour: 60, day: 1440, week: 10080 };
 
@@ -28,7 +29,7 @@ function scheduleCard(s, refresh) {
       if (await act(api.admin("DELETE", `/api/schedules/${s.id}`), `Schedule ${s.id} stopped`)) refresh();
     } }, "Stop") : null;
   const links = s.tournaments.length
-    ? s.tournaments.map((id) => el("a", { href: `#/board/${id}`, class: "tour-link" }, `#${id}`))
+    ? s.tournaments.map((id) => el("a", { href: `#/organise/tournament/${id}`, class: "tour-link" }, `#${id}`))
     : ["none yet"];
   return el("li", { class: "card-item schedule-card", "data-schedule": s.id },
     el("div", { class: "card-head" }, el("b", {}, s.name), el("span", { class: "muted" }, ` #${s.id}`),
@@ -50,8 +51,12 @@ function firstOpening(every, hhmm) {
   return first;
 }
 
-/** {node, refresh, chosenChanged}: `chosen()` gives the creation form's settings. */
-export function schedulesPanel(access, chosen) {
+/** {node, refresh}: refresh() lists the schedules again (a promise). */
+export function schedulesPanel() {
+  const access = accessFields("s");
+  const choices = gameChoices("s");
+  const chosen = choices.chosen;
+  loadSeries();
   const list = el("ul", { class: "card-list schedules" });
   const name = el("input", { name: "schedule-name", id: "s-name", maxlength: 80, required: true, placeholder: "Evening cup" });
   const every = el("select", { id: "s-every" }, Object.keys(EVERY).map((k) => el("option", { value: k, selected: k === "day" }, `every ${k}`)));
@@ -64,11 +69,17 @@ export function schedulesPanel(access, chosen) {
     el("div", { class: "grid2" }, field("Name", name), field("Repeat", every),
       timeField("At", at, "Hourly: at this minute of every hour."),
       field("Open for (minutes)", open), field("Created ahead (minutes)", ahead)),
-    el("div", { class: "uses-box" }, el("b", {}, "Each tournament it creates: "), uses,
-      el("small", { class: "muted" }, "These are the settings of the form at the top of this page: change them there.")),
+    ...choices.basic,
+    el("details", { class: "more-options", "data-field": "more-options" },
+      el("summary", { "data-action": "more-options" }, "More options: undo, deals, scoring, fair play, teams, ratings"),
+      ...choices.more),
     access.node, series.node,
+    el("div", { class: "uses-box" }, el("b", {}, "Each tournament it creates: "), uses),
     el("button", { class: "btn primary", type: "submit", "data-action": "schedule" }, "Create the schedule"));
   const chosenChanged = () => { uses.textContent = settingsWords(chosen()); };
+  form.addEventListener("change", chosenChanged);
+  form.addEventListener("input", chosenChanged);
+  chosenChanged();
 
   async function refresh() {
     const schedules = await act(api.admin("GET", "/api/schedules"));
@@ -86,5 +97,5 @@ export function schedulesPanel(access, chosen) {
     if (out) refresh();
   });
   return { node: el("section", { class: "manage-schedules" }, el("h2", {}, "Recurring tournaments"), form, list),
-    refresh, chosenChanged };
+    refresh };
 }

@@ -1,8 +1,8 @@
-// The organiser's page, series: create a season or a league (points by the field or a list of
+// Series: create a season or a league (points by the field or a list of
 // points by place, the best N results, a club's only), list the caller's series with links to
 // their pages, and a "Series" select for the tournament and schedule forms.
 
-import { adminToken, api } from "../lib/api.js";
+import { api, organiserToken } from "../lib/api.js";
 import { el, explain, notify } from "../lib/ui.js";
 
 let known = [];
@@ -13,7 +13,7 @@ export const knownSeries = () => known;
 
 /** The caller's series as the server lists them (GET /api/series?mine=true); every select follows. */
 export async function loadSeries() {
-  if (!adminToken()) return;
+  if (!organiserToken()) return;
   try {
     known = await api.admin("GET", "/api/series?mine=true");
   } catch {

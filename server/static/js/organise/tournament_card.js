@@ -1,13 +1,12 @@
-// The organiser's page, one tournament as a card: its status, times, game and who may join; its
-// actions as buttons large enough for a finger (entries, fair-play report, edit, close, cancel,
-// results as CSV, into a series); what an action opens shows under the card's buttons.
+// One tournament as a card, on its live page: its status, times, game and who may join; its actions
+// as buttons large enough for a finger (fair-play report, edit, close, cancel, results as CSV, into
+// a series); what an action opens shows under the card's buttons.
 
 import { api } from "../lib/api.js";
 import { certifiedBadge, clock, describeSettings, downloadCsv, el, statusName } from "../lib/ui.js";
 import { timeSpan } from "../lib/time.js";
 import { accessWords, act } from "./common.js";
 import { editForm } from "./edit.js";
-import { entriesList } from "./entries.js";
 import { integrityReport } from "./integrity.js";
 import { knownSeries, loadSeries } from "./series.js";
 
@@ -31,16 +30,14 @@ function seriesAdder(tour, refresh) {
 
 const past = (iso) => new Date(iso).getTime() <= Date.now();
 
-export function tournamentCard(tour, refresh) {
+/** The card; `live`: on the sitting's live page (no link to it, the entrants are listed there). */
+export function tournamentCard(tour, refresh, { live = false } = {}) {
   const detail = el("div", { class: "card-detail" });
   const show = (title, node) => detail.replaceChildren(el("h3", {}, title), node);
   const button = (action, label, run, cls = "") =>
     el("button", { class: `btn ${cls}`, type: "button", "data-action": action, onclick: run }, label);
-  const entries = async () => {
-    const list = await act(api.admin("GET", `/api/tournaments/${tour.id}/entries?limit=500`));
-    if (list) show(`Entries of ${tour.name}`, entriesList(tour, list, entries));
-  };
-  const actions = [button("entries", "Entries", entries)];
+  const actions = live ? [] : [el("a", { class: "btn primary", href: `#/organise/tournament/${tour.id}`,
+    "data-action": "live" }, "Live page")];
   if (tour.status !== "scheduled") {
     actions.push(button("integrity", "Fair-play report", () => show(`Fair-play report of ${tour.name}`,
       integrityReport(tour))));
@@ -70,7 +67,7 @@ export function tournamentCard(tour, refresh) {
   const who = accessWords(tour);
   const together = tour.start === "together";
   return el("li", { class: "card-item tournament-card", "data-tournament-row": tour.id },
-    el("div", { class: "card-head" }, el("b", { "data-field": "name" }, tour.name),
+    live ? null : el("div", { class: "card-head" }, el("b", { "data-field": "name" }, tour.name),
       el("span", { class: "muted" }, ` #${tour.id}`),
       el("span", { class: `badge st-${tour.status}`, "data-field": "status" }, statusName(tour.status)),
       certifiedBadge(tour)),
