@@ -51,6 +51,7 @@ async def test_an_account_stores_only_an_argon2id_hash(api: Api, database_url: s
         "clubs": [],
         "has_password": True,
         "organiser": None,
+        "may_organise": False,
     }
 
 
@@ -63,6 +64,7 @@ def test_a_guest_has_no_handle(api: Api) -> None:
         "clubs": [],
         "has_password": False,
         "organiser": None,
+        "may_organise": False,
     }
     assert_error(api.http.get("/api/me"), 401, "bearer")
     assert_error(api.http.get("/api/me", headers=bearer("nope")), 401, "unknown player token")
@@ -112,6 +114,7 @@ async def test_a_second_device_sees_the_same_entries(api: Api) -> None:
         "clubs": [],
         "has_password": True,
         "organiser": None,
+        "may_organise": False,
     }
     mine = api.http.get("/api/me/entries", headers=bearer(second["token"]))
     assert mine.status_code == 200 and [e["id"] for e in mine.json()] == [entry["id"]]
@@ -135,7 +138,15 @@ def test_a_guest_upgrade_keeps_its_entries_and_token(api: Api) -> None:
     h = handle()
     r = api.http.patch("/api/me", json={"handle": h, "password": "upgraded!"}, headers=bearer(token))
     assert r.status_code == 200, r.text
-    assert r.json() == {"id": pid, "name": "Cy", "handle": h, "clubs": [], "has_password": True, "organiser": None}
+    assert r.json() == {
+        "id": pid,
+        "name": "Cy",
+        "handle": h,
+        "clubs": [],
+        "has_password": True,
+        "organiser": None,
+        "may_organise": False,
+    }
     assert [e["id"] for e in api.http.get("/api/me/entries", headers=bearer(token)).json()] == [entry["id"]]
     other = sign_in(api, handle=h, password="upgraded!").json()["token"]
     assert [e["id"] for e in api.http.get("/api/me/entries", headers=bearer(other)).json()] == [entry["id"]]
@@ -167,6 +178,7 @@ async def test_a_club_member_signs_in_with_its_code(api: Api, database_url: str)
         "clubs": [{"id": club, "name": "Chess & Cards"}],
         "has_password": False,
         "organiser": None,
+        "may_organise": False,
     }
     assert me(api, r.json()["token"]).json()["clubs"] == [{"id": club, "name": "Chess & Cards"}]
     wrong = sign_in(api, handle=h, code="8-red-owls")

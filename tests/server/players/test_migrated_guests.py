@@ -55,6 +55,7 @@ async def test_an_old_guest_token_still_authenticates(
             "clubs": [],
             "has_password": False,
             "organiser": None,
+            "may_organise": False,
         }
         ended = httpx.delete(f"{proc.url}/api/sessions/current", headers=bearer(token), timeout=10)
         assert ended.status_code == 204

@@ -2,7 +2,7 @@
 // form with the settings each tournament will take, and the organiser's schedules.
 
 import { credentialOrNote, frame } from "./frame.js";
-import { schedulesPanel } from "./schedules.js";
+import { schedulesPanel } from "./panels/schedules.js";
 
 export function mount(main, id) {
   const section = frame("Recurring tournaments", { cls: "organise-recurring" });

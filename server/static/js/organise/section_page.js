@@ -3,11 +3,11 @@
 // organisers (#/organise/organisers).
 
 import { el } from "../lib/ui.js";
-import { bracketsPanel } from "./brackets.js";
-import { clubsPanel } from "./clubs.js";
+import { bracketsPanel } from "./panels/brackets.js";
+import { clubsPanel } from "./panels/clubs.js";
 import { credentialOrNote, frame } from "./frame.js";
-import { organisersPanel } from "./organisers.js";
-import { seriesPanel } from "./series.js";
+import { organisersPanel } from "./panels/organisers.js";
+import { seriesPanel } from "./panels/series.js";
 
 const PAGES = {
   clubs: ["Clubs", () => clubsPanel(() => {})],

@@ -2,10 +2,10 @@
 // sessions then carry the rights), or make one with a token of its own, shown once to hand over;
 // list them; revoke one (refused at once, what it made stays).
 
-import { api } from "../lib/api.js";
-import { copyText, el, notify } from "../lib/ui.js";
-import { timeSpan } from "../lib/time.js";
-import { act, field } from "./common.js";
+import { api } from "../../lib/api.js";
+import { copyText, el, notify } from "../../lib/ui.js";
+import { timeSpan } from "../../lib/time.js";
+import { act, field } from "../common.js";
 
 function organiserCard(o, refresh) {
   const revoke = o.revoked_at ? null : el("button", { class: "btn danger", type: "button", "data-action": "revoke-organiser",

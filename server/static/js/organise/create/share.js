@@ -1,7 +1,7 @@
 // The link that joins a tournament, its entry code filled in, with a button that copies it: what an
 // organiser hands to its players.
 
-import { copyText, el } from "../lib/ui.js";
+import { copyText, el } from "../../lib/ui.js";
 
 export const joinUrl = (t) =>
   `${location.origin}/#/join/${t.id}${t.entry_code ? `/${encodeURIComponent(t.entry_code)}` : ""}`;

@@ -2,9 +2,9 @@
 // (game, suits, time limit in minutes, start) in view, the rest (undo, piles, deals, scoring, fair
 // play, teams, ratings) for a "More options" fold. `chosen()` says them as the server takes them.
 
-import { VARIANTS } from "../engine/index.js";
-import { el, VARIANT_NAMES } from "../lib/ui.js";
-import { check as checkField, field } from "./common.js";
+import { VARIANTS } from "../../engine/index.js";
+import { el, VARIANT_NAMES } from "../../lib/ui.js";
+import { check as checkField, field } from "../common.js";
 
 /** {basic, start, more, chosen()}: `basic` and `more` are lists of nodes, `start` the start select. */
 export function gameChoices(prefix = "f") {

@@ -3,11 +3,11 @@
 // when any of them changed (the server takes them as one), and a new seed or new settings publish
 // a new commitment. A together tournament has no closing time of its own.
 
-import { api } from "../lib/api.js";
-import { VARIANTS } from "../engine/index.js";
-import { el, notify, VARIANT_NAMES } from "../lib/ui.js";
-import { localInput } from "../lib/time.js";
-import { act, check, field, timeField } from "./common.js";
+import { api } from "../../lib/api.js";
+import { VARIANTS } from "../../engine/index.js";
+import { el, notify, VARIANT_NAMES } from "../../lib/ui.js";
+import { localInput } from "../../lib/time.js";
+import { act, check, field, timeField } from "../common.js";
 
 /** The settings fields, filled from `s`: {node, values()}; `oneDeal`: no deals or scoring to choose (a
  * bracket's games). */

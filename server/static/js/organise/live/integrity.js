@@ -2,10 +2,10 @@
 // said in words: shared addresses, undo peeks and scouting entries, each with its evidence. Flags
 // to look into, never verdicts: the organiser decides, and may disqualify from the entries.
 
-import { api } from "../lib/api.js";
-import { clock, el, statusName } from "../lib/ui.js";
-import { timeSpan } from "../lib/time.js";
-import { act } from "./common.js";
+import { api } from "../../lib/api.js";
+import { clock, el, statusName } from "../../lib/ui.js";
+import { timeSpan } from "../../lib/time.js";
+import { act } from "../common.js";
 
 const KINDS = { shared_address: "One address, several players", undo_peek: "Undo peeks", scout: "Scouting" };
 const SEEN = { registration: "registered", join: "joined", play: "played" };

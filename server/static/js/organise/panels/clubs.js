@@ -1,8 +1,8 @@
 // Clubs: create a club, see the ones the organiser organises (made here, on another
 // device, or by another organiser who added it), each leading to its own page (#/club/<id>).
 
-import { api, knownClubs, organiserToken, rememberClub, rememberClubs } from "../lib/api.js";
-import { el, explain, notify } from "../lib/ui.js";
+import { api, knownClubs, organiserToken, rememberClub, rememberClubs } from "../../lib/api.js";
+import { el, explain, notify } from "../../lib/ui.js";
 
 /** The organiser's clubs as <option>s (a tournament's or a schedule's `club`). */
 export function clubOptions(selected = null) {

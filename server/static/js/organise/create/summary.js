@@ -1,8 +1,8 @@
 // A tournament in plain words before it is made and once it is: when it starts (and when its entries
 // close), how long a game lasts, who may join, how it is scored, rated or not.
 
-import { relative } from "../lib/time.js";
-import { VARIANT_NAMES } from "../lib/ui.js";
+import { relative } from "../../lib/time.js";
+import { VARIANT_NAMES } from "../../lib/ui.js";
 
 const TIME = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 const DAY = new Intl.DateTimeFormat(undefined, { weekday: "short" });

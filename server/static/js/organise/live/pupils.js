@@ -2,10 +2,10 @@
 // "playing: 40 moves, score 512"), the counts at the top, and a Disqualify button at hand on each
 // row (a reason, then a confirmation). Rows are kept across polls, so a reason being typed stays.
 
-import { api } from "../lib/api.js";
-import { confirmDialog, el, notify, number } from "../lib/ui.js";
-import { act } from "./common.js";
-import { count } from "./frame.js";
+import { api } from "../../lib/api.js";
+import { confirmDialog, el, notify, number } from "../../lib/ui.js";
+import { act } from "../common.js";
+import { count } from "../frame.js";
 
 const ENDED = { won: "won", ended: "ended", timed_out: "out of time" };
 

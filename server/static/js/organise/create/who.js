@@ -1,9 +1,9 @@
 // Who may join, for the short form: anyone, the members of a club of the organiser's, or anyone with
 // an entry code; whether it is listed in the lobby waits under "More options".
 
-import { api, knownClubs, rememberClubs } from "../lib/api.js";
-import { el } from "../lib/ui.js";
-import { field } from "./common.js";
+import { api, knownClubs, rememberClubs } from "../../lib/api.js";
+import { el } from "../../lib/ui.js";
+import { field } from "../common.js";
 
 /** {node, more, values(), words()}: `more` holds the "listed" box for the fold. */
 export function whoMayJoin(prefix = "f") {

@@ -2,8 +2,8 @@
 // points by place, the best N results, a club's only), list the caller's series with links to
 // their pages, and a "Series" select for the tournament and schedule forms.
 
-import { api, organiserToken } from "../lib/api.js";
-import { el, explain, notify } from "../lib/ui.js";
+import { api, organiserToken } from "../../lib/api.js";
+import { el, explain, notify } from "../../lib/ui.js";
 
 let known = [];
 const CHANGED = "spidertour:series-changed";

@@ -2,13 +2,13 @@
 // who may join), the rest under "More options"; a summary in plain words to read before creating;
 // then when it starts, the link to share and the way to its live page.
 
-import { api } from "../lib/api.js";
-import { certifiedBadge, clock, describeSettings, el, explain, notify } from "../lib/ui.js";
-import { localInput } from "../lib/time.js";
+import { api } from "../../lib/api.js";
+import { certifiedBadge, clock, describeSettings, el, explain, notify } from "../../lib/ui.js";
+import { localInput } from "../../lib/time.js";
 import { gameChoices } from "./choices.js";
-import { field, timeField } from "./common.js";
-import { credentialOrNote, frame } from "./frame.js";
-import { loadSeries, seriesField } from "./series.js";
+import { field, timeField } from "../common.js";
+import { credentialOrNote, frame } from "../frame.js";
+import { loadSeries, seriesField } from "../panels/series.js";
 import { shareLine } from "./share.js";
 import { startedWords, summaryWords } from "./summary.js";
 import { whoMayJoin } from "./who.js";

@@ -2,11 +2,11 @@
 // tournament will take (said in words as they are chosen), at a time of this browser's zone; the
 // list shows each schedule's settings, its next opening and its tournaments, and stops it.
 
-import { api } from "../lib/api.js";
-import { clock, describeSettings, el } from "../lib/ui.js";
-import { every as everyWords, minutes, timeSpan } from "../lib/time.js";
-import { accessWords, act, field, timeField } from "./common.js";
-import { gameChoices } from "./choices.js";
+import { api } from "../../lib/api.js";
+import { clock, describeSettings, el } from "../../lib/ui.js";
+import { every as everyWords, minutes, timeSpan } from "../../lib/time.js";
+import { accessWords, act, field, timeField } from "../common.js";
+import { gameChoices } from "../create/choices.js";
 import { accessFields } from "./clubs.js";
 import { loadSeries, seriesField } from "./series.js";
 

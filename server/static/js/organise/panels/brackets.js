@@ -2,15 +2,15 @@
 // series) as a tournament is created; list the caller's brackets, each with its page, an edit form
 // before the opening, cancel, and disqualifying a player (with a reason).
 
-import { api, organiserToken } from "../lib/api.js";
-import { clock, describeSettings, el, explain, notify } from "../lib/ui.js";
-import { localInput, timeSpan } from "../lib/time.js";
+import { api, organiserToken } from "../../lib/api.js";
+import { clock, describeSettings, el, explain, notify } from "../../lib/ui.js";
+import { localInput, timeSpan } from "../../lib/time.js";
 import { accessFields } from "./clubs.js";
-import { accessWords, act, check, field, timeField } from "./common.js";
-import { normal, settingsFields } from "./edit.js";
-import { organisedPage } from "./organised.js";
+import { accessWords, act, check, field, timeField } from "../common.js";
+import { normal, settingsFields } from "../live/edit.js";
+import { organisedPage } from "../organised.js";
 import { loadSeries, seriesField } from "./series.js";
-import { bracketStatus, roundCount } from "../brackets/common.js";
+import { bracketStatus, roundCount } from "../../brackets/common.js";
 
 const DEFAULT_SETTINGS = { variant: "spider78", suits: 2, time_limit: 300, free_column: true, undo: true,
   undo_limit: null, reveals_final: false, deal_variation: false, draw_pile_choice: true, draw_pile_tops_up: true };

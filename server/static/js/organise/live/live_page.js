@@ -2,12 +2,12 @@
 // start or its close, the link to share, the entrants in plain words polled every few seconds with a
 // Disqualify button on each, and the tournament's actions (edit, close, cancel, fair play, results).
 
-import { api } from "../lib/api.js";
-import { countdown, el, explain, fill, statusName } from "../lib/ui.js";
-import { credentialOrNote, frame } from "./frame.js";
+import { api } from "../../lib/api.js";
+import { countdown, el, explain, fill, statusName } from "../../lib/ui.js";
+import { credentialOrNote, frame } from "../frame.js";
 import { pupilsList } from "./pupils.js";
-import { loadSeries } from "./series.js";
-import { shareLine } from "./share.js";
+import { loadSeries } from "../panels/series.js";
+import { shareLine } from "../create/share.js";
 import { tournamentCard } from "./tournament_card.js";
 
 const POLL_MS = 4000;

@@ -2,13 +2,13 @@
 // as buttons large enough for a finger (fair-play report, edit, close, cancel, results as CSV, into
 // a series); what an action opens shows under the card's buttons.
 
-import { api } from "../lib/api.js";
-import { certifiedBadge, clock, describeSettings, downloadCsv, el, statusName } from "../lib/ui.js";
-import { timeSpan } from "../lib/time.js";
-import { accessWords, act } from "./common.js";
+import { api } from "../../lib/api.js";
+import { certifiedBadge, clock, describeSettings, downloadCsv, el, statusName } from "../../lib/ui.js";
+import { timeSpan } from "../../lib/time.js";
+import { accessWords, act } from "../common.js";
 import { editForm } from "./edit.js";
 import { integrityReport } from "./integrity.js";
-import { knownSeries, loadSeries } from "./series.js";
+import { knownSeries, loadSeries } from "../panels/series.js";
 
 /** A select of the caller's series and a button that adds the tournament to the one chosen. */
 function seriesAdder(tour, refresh) {
