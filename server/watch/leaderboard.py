@@ -210,6 +210,22 @@ class Leaderboard:
         found = await self._ranks(keys=[self.key(tournament_id, "rank")], args=entry_ids)
         return [None if r < 0 else r + 1 for r in found]
 
+    async def rows_of(self, tournament_id: int, entry_ids: list[int]) -> list[Row]:
+        """These entries' rows in rank order, each with its rank (those not on the board left out):
+        one ZREVRANK per entry in one command, then one HMGET."""
+        ranks = await self.ranks(tournament_id, entry_ids)
+        ranked = sorted((rank, entry_id) for rank, entry_id in zip(ranks, entry_ids, strict=True) if rank is not None)
+        if not ranked:
+            return []
+        raw = await self.redis.hmget(self.key(tournament_id, "rows"), [str(e) for _, e in ranked])
+        rows = []
+        for (rank, _), data in zip(ranked, raw, strict=True):
+            if data is not None:
+                row = _row_decoder.decode(data)
+                row.rank = rank
+                rows.append(row)
+        return rows
+
     async def _rows(self, tournament_id: int, ids: list[bytes], first_rank: int) -> list[Row]:
         if not ids:
             return []

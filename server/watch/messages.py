@@ -85,6 +85,9 @@ class Board(msgspec.Struct):
     status: str
     entrants: int
     rows: list[Row]
+    playing: int | None = None  # a running tournament's first page: how many are playing now
+    waiting: int | None = None  # ... and how many have joined but not started
+    found: int | None = None  # a search by name: how many entries match (the rows are a page of them)
 
 
 class Rebuilt(msgspec.Struct):

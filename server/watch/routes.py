@@ -16,7 +16,7 @@ from ..storage.redis_client import REDIS_FAILURES
 from . import store
 from .boards import boards_of
 from .messages import Board, Rebuilt
-from .standings import live_around, ranked, standings_page
+from .standings import live_around, named, ranked, standings_page
 
 
 async def _status(request: Request[Any, Any, Any], tournament_id: int) -> str:
@@ -32,13 +32,22 @@ async def leaderboard(
     tournament_id: int,
     offset: Annotated[int, Parameter(ge=0, le=1_000_000)] = 0,
     limit: Annotated[int, Parameter(ge=1, le=500)] = 50,
+    name: Annotated[str | None, Parameter(min_length=1, max_length=40)] = None,
 ) -> Board:
-    """A page of the standings: live from Redis while the tournament runs, from PostgreSQL once finished."""
+    """A page of the standings: live from Redis while the tournament runs, from PostgreSQL once finished.
+    With ``name``: a page of the entries whose player's name holds it (any case), ``found`` of them.
+    A running tournament's first page also counts who is ``playing`` now and who is ``waiting`` to start."""
     db, boards = core_of(request).db, boards_of(request)
     status = await _status(request, tournament_id)
-    rows = await standings_page(db, boards, tournament_id, status, offset, limit)
     entrants = await ranked(db, boards, tournament_id, status)
-    return Board(tournament_id=tournament_id, status=status, entrants=entrants, rows=rows)
+    if name is not None and name.strip():
+        rows, found = await named(db, boards, tournament_id, status, name.strip(), offset, limit)
+        return Board(tournament_id=tournament_id, status=status, entrants=entrants, rows=rows, found=found)
+    rows = await standings_page(db, boards, tournament_id, status, offset, limit)
+    board = Board(tournament_id=tournament_id, status=status, entrants=entrants, rows=rows)
+    if offset == 0 and status in ("open", "closing"):
+        board.playing, board.waiting = await store.live_counts(db, tournament_id)
+    return board
 
 
 @get("/api/tournaments/{tournament_id:int}/leaderboard/around/{entry_id:int}", responses=errors(400, 404))

@@ -77,6 +77,40 @@ async def standings_page(
         return [_live_row(r) for r in await store.live_rows(db, tournament_id, offset, limit)]
 
 
+async def named(
+    db: asyncpg.Pool, boards: Boards, tournament_id: int, status: str, name: str, offset: int, limit: int
+) -> tuple[list[Row], int]:
+    """The standings of the players whose name holds ``name`` (any case), by rank, a page of them, and
+    how many there are: the matching entries found by PostgreSQL (at most ``store.SEARCH_CAP``),
+    ranked by Redis while the tournament runs (one ZREVRANK each), never the whole board read."""
+    if status == "cancelled":
+        return [], 0
+    if status == "finished":
+        rows = await store.named_standings(db, tournament_id, name, offset, limit)
+        found = await store.named_count(db, tournament_id, name)
+        return [
+            Row(
+                entry_id=r["entry_id"],
+                player=r["player"],
+                score=r["score"],
+                status=r["status"],
+                time_left=r["time_left"],
+                rank=r["rank"],
+                team=team_of(r),
+                matchpoints=msgspec.UNSET if r["matchpoints"] is None else r["matchpoints"],
+            )
+            for r in rows
+        ], found
+    ids = await store.named_entries(db, tournament_id, name)
+    try:
+        await boards.board.ensure(db, tournament_id)
+        every = await boards.board.rows_of(tournament_id, ids)
+    except REDIS_FAILURES:
+        _redis_failed(boards, tournament_id)
+        every = [_live_row(r) for r in await store.live_named(db, tournament_id, name)]
+    return every[offset : offset + limit], len(every)
+
+
 async def live_around(db: asyncpg.Pool, boards: Boards, tournament_id: int, entry_id: int, k: int) -> list[Row] | None:
     """A running tournament's entry with ``k`` neighbours each side (None: not ranked)."""
     try:

@@ -6,6 +6,9 @@ import asyncpg
 
 from ..storage.sql import HIDDEN_SQL, RANK_ORDER, STATUS_SQL
 
+# A name search takes at most this many matching entries (the best ranked of them are shown).
+SEARCH_CAP = 1000
+
 # What the leaderboard needs of an entry (``leaderboard.Leaderboard.rebuild``).
 BOARD_SQL = """
     SELECT e.id, e.tournament_id, e.ordinal, p.name AS player, e.status, e.score, e.final_score, e.time_left,
@@ -51,6 +54,14 @@ async def live_rows(db: asyncpg.Pool, tournament_id: int, offset: int, limit: in
     return await db.fetch(f"{LIVE_SQL} ORDER BY rank OFFSET $2 LIMIT $3", tournament_id, offset, limit)
 
 
+async def live_named(db: asyncpg.Pool, tournament_id: int, name: str) -> list[asyncpg.Record]:
+    """The live standings of the players whose name holds ``name``, from PostgreSQL (while Redis is
+    unavailable), at most ``SEARCH_CAP`` of them."""
+    return await db.fetch(
+        f"{LIVE_SQL} WHERE strpos(lower(player), lower($2)) > 0 ORDER BY rank LIMIT $3", tournament_id, name, SEARCH_CAP
+    )
+
+
 async def live_rank(db: asyncpg.Pool, tournament_id: int, entry_id: int) -> int | None:
     """An entry's live rank from PostgreSQL (None: not ranked), while Redis is unavailable."""
     rank: int | None = await db.fetchval(f"SELECT rank FROM ({LIVE_SQL}) r WHERE id = $2", tournament_id, entry_id)
@@ -65,6 +76,31 @@ async def live_count(db: asyncpg.Pool, tournament_id: int) -> int:
             tournament_id,
         )
     )
+
+
+async def live_counts(db: asyncpg.Pool, tournament_id: int) -> tuple[int, int]:
+    """How many ranked entries are playing now and how many are yet to start (counted, never loaded)."""
+    found = await db.fetchrow(
+        """SELECT count(*) FILTER (WHERE status = 'playing') AS playing,
+                  count(*) FILTER (WHERE status = 'joined') AS waiting
+             FROM entries WHERE tournament_id = $1 AND disqualified IS NULL AND NOT practice""",
+        tournament_id,
+    )
+    return (int(found["playing"]), int(found["waiting"])) if found else (0, 0)
+
+
+async def named_entries(db: asyncpg.Pool, tournament_id: int, name: str) -> list[int]:
+    """Ranked entries whose player's name holds ``name`` (any case), at most ``SEARCH_CAP`` of them."""
+    rows = await db.fetch(
+        """SELECT e.id FROM entries e JOIN players p ON p.id = e.player_id
+            WHERE e.tournament_id = $1 AND e.disqualified IS NULL AND NOT e.practice
+              AND strpos(lower(p.name), lower($2)) > 0
+            ORDER BY e.ordinal LIMIT $3""",
+        tournament_id,
+        name,
+        SEARCH_CAP,
+    )
+    return [r["id"] for r in rows]
 
 
 async def active_tournaments(db: asyncpg.Pool) -> list[int]:
@@ -110,6 +146,34 @@ async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit
         tournament_id,
         offset,
         limit,
+    )
+
+
+async def named_standings(
+    db: asyncpg.Pool, tournament_id: int, name: str, offset: int, limit: int
+) -> list[asyncpg.Record]:
+    """The stored final standings of the players whose name holds ``name`` (any case), by rank."""
+    return await db.fetch(
+        """SELECT s.rank, s.entry_id, s.player_id, s.player, s.final_score AS score, s.time_left, s.status,
+                  s.matchpoints, e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
+             FROM standings s JOIN entries e ON e.id = s.entry_id
+            WHERE s.tournament_id = $1 AND strpos(lower(s.player), lower($2)) > 0
+            ORDER BY s.rank OFFSET $3 LIMIT $4""",
+        tournament_id,
+        name,
+        offset,
+        limit,
+    )
+
+
+async def named_count(db: asyncpg.Pool, tournament_id: int, name: str) -> int:
+    """How many of a finished tournament's standings have a player whose name holds ``name``."""
+    return int(
+        await db.fetchval(
+            "SELECT count(*) FROM standings WHERE tournament_id = $1 AND strpos(lower(player), lower($2)) > 0",
+            tournament_id,
+            name,
+        )
     )
 
 

@@ -418,3 +418,31 @@ def test_leaderboard_rebuild_command(api: Api, server, admin_token: str) -> None
     assert ok.returncode == 0 and "1 entries" in ok.stdout
     refused = subprocess.run([*command, "--admin-token", "wrong"], capture_output=True, text=True, timeout=60)
     assert refused.returncode == 1 and "403" in refused.stderr and "Traceback" not in refused.stderr
+
+
+async def test_leaderboard_finds_players_by_name_and_counts_who_plays(api: Api, server) -> None:
+    """A name search ranks only the matching entries (by Redis), pages through them and says how many
+    match; the first page of a running board counts who is playing now and who is yet to start."""
+    tour = api.create_tournament(name="search", seed=SEED, **SETTINGS)
+    players = [await new_player(api, server.ws_url, tour["id"], name) for name in ("Rosa-1", "rosa-2", "mo-3")]
+    for i, (player, _) in enumerate(players):
+        await play_some(player, Game(Settings(**SETTINGS), SEED), i + 1)
+    _, token = api.register("rosalind-waits")
+    waiting = api.join(tour["id"], token)
+    url = f"/api/tournaments/{tour['id']}/leaderboard"
+    board = api.http.get(url).json()
+    assert board["entrants"] == 4 and board["playing"] == 3 and board["waiting"] == 1 and board["found"] is None
+    found = api.http.get(url, params={"name": "ROSA"}).json()
+    assert found["found"] == 3 and found["entrants"] == 4
+    assert [r["player"] for r in found["rows"]] == ["rosa-2", "Rosa-1", "rosalind-waits"]
+    assert [r["rank"] for r in found["rows"]] == [2, 3, 4]  # their ranks among everyone, not among the matches
+    page = api.http.get(url, params={"name": "rosa", "offset": 1, "limit": 1}).json()
+    assert [r["entry_id"] for r in page["rows"]] == [found["rows"][1]["entry_id"]] and page["found"] == 3
+    assert waiting["id"] == found["rows"][2]["entry_id"]
+    none = api.http.get(url, params={"name": "nobody-by-this"}).json()
+    assert none["rows"] == [] and none["found"] == 0
+    second = api.http.get(url, params={"offset": 1}).json()
+    assert second["playing"] is None and [r["rank"] for r in second["rows"]] == [2, 3, 4]
+    assert api.http.get(url, params={"name": "x" * 41}).status_code == 400
+    for player, _ in players:
+        await player.close()

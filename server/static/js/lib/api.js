@@ -127,6 +127,8 @@ export const api = {
     }
   },
   leaderboard: (tid, limit = 50) => call("GET", `/api/tournaments/${tid}/leaderboard?limit=${limit}`),
+  boardPage: (tid, { offset = 0, limit = 20, name = "" } = {}) => call("GET",
+    `/api/tournaments/${tid}/leaderboard?offset=${offset}&limit=${limit}${name ? `&name=${encodeURIComponent(name)}` : ""}`),
   around: (tid, eid, k = 3) => call("GET", `/api/tournaments/${tid}/leaderboard/around/${eid}?k=${k}`),
   async replays(tid) {
     const text = await call("GET", `/api/tournaments/${tid}/replays`, { raw: true });

@@ -2,12 +2,15 @@
 // (changed rows with their ranks, the top rows, a status change), with the viewer's entry marked
 // and the time left of every game still playing counted down from its deadline. A team battle
 // shows its team table above the players, live from the socket's ``teams`` messages. Equal scores
-// are marked, the tie-break said under the table; the time left shows on phones too.
+// are marked, the tie-break said under the table; the time left shows on phones too. Past the
+// first page (the socket's top rows) the board goes a page at a time, finds players by name and
+// jumps to the viewer's place, each page read from the server.
 
 import { api, knownEntries, player, wsUrl } from "../lib/api.js";
-import { certifiedBadge, clock, countdown, dealsNote, describeSettings, el, statusName } from "../lib/ui.js";
+import { certifiedBadge, clock, countdown, dealsNote, describeSettings, el, number, statusName } from "../lib/ui.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
 import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
+import { boardPager, PAGE, pageOf } from "../standings/pager.js";
 
 export function mount(main, tidText) {
   const tid = Number(tidText);
@@ -27,9 +30,14 @@ export function mount(main, tidText) {
   const ties = el("div", { class: "tie-box" }, tieNote());
   const teamsBox = el("div", { class: "teams-box", hidden: true });
   const back = el("p", { class: "row back-to-game", hidden: true });  // the way back to one's own game
+  let view = { offset: 0, name: "" };  // the first page without a search is the socket's, live
+  let paged = null;  // the rows of any other view, read from the server ({rows, found})
+  let counts = null;  // {playing, waiting} as the server counts them, for a board bigger than a page
+  let refetch = null;
+  const pager = boardPager({ go, mine: jumpToMine });
   page.append(el("div", { class: "banner felt" }, el("header", { class: "page-head" }, heading, status, live), meta),
-    back, teamsBox, mineBox,
-    el("div", { class: "table-wrap" }, table), ties, footer);
+    back, teamsBox, pager.tools, mineBox,
+    el("div", { class: "table-wrap" }, table), pager.pager, ties, footer);
   main.append(page);
 
   let mine = new Set(knownEntries().filter((e) => e.tournament_id === tid).map((e) => e.id));
@@ -74,14 +82,20 @@ export function mount(main, tidText) {
   const ticker = setInterval(tick, 1000);
 
   function draw(changedIds = new Set()) {
-    byPoints = top.some((r) => r.matchpoints !== undefined);
-    const tied = tiedIds(top, (r) => (r.matchpoints === undefined ? r.score : r.matchpoints));
-    body.replaceChildren(...top.map((r) => rowEl(r, changedIds.has(r.entry_id), tied.has(r.entry_id))));
-    if (!top.length) body.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No entrants yet.")));
+    const rows = paged ? paged.rows : top;
+    byPoints = rows.some((r) => r.matchpoints !== undefined);
+    const tied = tiedIds(rows, (r) => (r.matchpoints === undefined ? r.score : r.matchpoints));
+    body.replaceChildren(...rows.map((r) => rowEl(r, changedIds.has(r.entry_id), tied.has(r.entry_id))));
+    if (!rows.length) {
+      body.append(el("tr", {}, el("td", { colspan: 5, class: "muted" },
+        view.name ? "Nobody by that name." : view.offset ? "No places this far down." : "No entrants yet.")));
+    }
     ties.replaceChildren(tieNote(byPoints));
-    meta.querySelector("[data-field=entrants]").textContent = entrants;
+    meta.querySelector("[data-field=entrants]").textContent = number(entrants);
     inPlay();
-    const shown = top.some((r) => mine.has(r.entry_id));
+    pager.update(view, view.name ? paged.found : entrants, rows.length);
+    pager.showMine(mine.size > 0 && !!myRow);
+    const shown = rows.some((r) => mine.has(r.entry_id));
     mineBox.hidden = !myRow || shown;
     if (myRow && !shown) {
       mineBox.replaceChildren(el("span", { class: "muted" }, "Your place: "),
@@ -93,10 +107,11 @@ export function mount(main, tidText) {
   function inPlay() {
     const node = meta.querySelector("[data-field=in-play]");
     if (!node) return;
-    const playing = top.filter((r) => r.status === "playing").length;
-    const waiting = top.filter((r) => r.status === "joined").length;
+    const whole = top.length >= entrants;  // the socket's rows hold everyone: count them, live
+    const playing = whole ? top.filter((r) => r.status === "playing").length : counts?.playing;
+    const waiting = whole ? top.filter((r) => r.status === "joined").length : counts?.waiting;
     const parts = [];
-    if (!over && entrants > 0 && top.length >= entrants) {
+    if (!over && entrants > 0 && typeof playing === "number") {
       parts.push(`${playing} playing now`);
       if (waiting) parts.push(`${waiting} yet to start`);
     }
@@ -119,6 +134,54 @@ export function mount(main, tidText) {
       : "Scores update live as entrants play: 25 a card turned, 100 a sequence, a time bonus at the end.");
   }
 
+  /** Show a view: a page of places, or of a search by name (the first page unsearched is live). */
+  async function go(v, changed = new Set()) {
+    view = { offset: Math.max(0, v.offset || 0), name: (v.name || "").slice(0, 40) };
+    if (!view.offset && !view.name) {
+      paged = null;
+      draw(changed);
+      return;
+    }
+    try {
+      const board = await api.boardPage(tid, { offset: view.offset, limit: PAGE, name: view.name });
+      paged = { rows: board.rows, found: board.found ?? board.entrants };
+      entrants = board.entrants;
+      draw(changed);
+    } catch (err) {
+      pager.update(view, 0, 0);
+      body.replaceChildren(el("tr", {}, el("td", { colspan: 5, class: "muted" },
+        err.status === 400 ? "That name cannot be searched: try a shorter one." : "Could not load these places: try again.")));
+    }
+  }
+
+  /** Jump to the page that holds the viewer's place. */
+  async function jumpToMine() {
+    const id = [...mine][0];
+    try {
+      const around = await api.around(tid, id, 0);
+      myRow = around.rows.find((r) => r.entry_id === id) || myRow;
+    } catch {
+      /* the last known place */
+    }
+    if (!myRow?.rank) return;
+    await go({ offset: pageOf(myRow.rank), name: "" });
+    body.querySelector("tr.mine")?.scrollIntoView({ block: "center" });
+  }
+
+  /** The counts of who plays, from the server (a board bigger than a page), now and then. */
+  let counted = 0;
+  async function recount(force = false) {
+    if (over || (!force && Date.now() - counted < 10000)) return;
+    counted = Date.now();
+    try {
+      const board = await api.boardPage(tid, { offset: 0, limit: 1 });
+      if (typeof board.playing === "number") counts = { playing: board.playing, waiting: board.waiting ?? 0 };
+      inPlay();
+    } catch {
+      /* the last counts stay */
+    }
+  }
+
   function receive(msg) {
     if (msg.at) skew = msg.at - Date.now() / 1000;
     if (msg.type === "snapshot") {
@@ -135,7 +198,11 @@ export function mount(main, tidText) {
       for (const r of top) if (before.get(r.entry_id) !== `${r.score} ${r.rank} ${r.status}`) ids.add(r.entry_id);
       for (const r of msg.changed) if (mine.has(r.entry_id)) myRow = r;
       if (msg.status) setStatus(msg.status);
-      draw(ids);
+      if (paged) {  // another page is shown: read it again, a moment after the moves
+        clearTimeout(refetch);
+        refetch = setTimeout(() => go(view, ids), 1500);
+      } else draw(ids);
+      recount();
     } else if (msg.type === "teams" && teams) {
       teams.update(msg.teams);
     } else if (msg.type === "error" && msg.code === "not_found") {
@@ -232,6 +299,7 @@ export function mount(main, tidText) {
     }
     if (!stopped) {
       draw();
+      recount(true);
       connect();
     }
   }
@@ -242,6 +310,7 @@ export function mount(main, tidText) {
     stopped = true;
     clearInterval(ticker);
     clearTimeout(retry);
+    clearTimeout(refetch);
     if (ws) ws.close();
   };
 }

@@ -1,0 +1,109 @@
+"""The live board of a field bigger than a page: every place a page at a time, a player found by
+name, a jump to the viewer's own place, and the count of who is playing now kept; at a phone's size
+both ways (touch) and on a desktop, never wider than the window."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+from tests.browser.conftest import js_errors, new_context, snap
+from tests.browser.helpers import sign_in
+from tests.client import Api, Player
+from tests.serverproc import ServerProcess
+
+SIZES: dict[str, tuple[dict[str, int], bool]] = {
+    "phone": ({"width": 360, "height": 740}, True),
+    "sideways": ({"width": 740, "height": 360}, True),
+    "desktop": ({"width": 1280, "height": 800}, False),
+}
+SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 1, "time_limit": 600}
+NO_SIDEWAYS = "document.documentElement.scrollWidth <= window.innerWidth"
+
+
+@asynccontextmanager
+async def sized(browser: Browser, server: ServerProcess, size: str) -> AsyncIterator[Page]:
+    """A page at this size (a phone's: touch), failing on any JavaScript error."""
+    viewport, touch = SIZES[size]
+    context = await new_context(browser, server, viewport=viewport, has_touch=touch, is_mobile=touch)
+    page = await context.new_page()
+    errors = js_errors(page)
+    try:
+        yield page
+    finally:
+        await context.close()
+    assert errors == [], f"JavaScript errors: {errors}"
+
+
+async def field(api: Api, server: ServerProcess, tag: str, size: int, playing: int) -> tuple[dict[str, Any], list[Any]]:
+    """A running tournament of ``size`` entrants named ``TAG-NN``, the first ``playing`` of them started."""
+    tour = api.create_tournament(name=f"Big field {tag}", seed="big-field", **SETTINGS)
+    players = []
+    for i in range(size):
+        _, token = api.register(f"{tag}-{i:02d}")
+        entry = api.join(tour["id"], token)
+        if i < playing:
+            player, _ = await Player.connect(server.ws_url, entry["id"], token)
+            await player.start()
+            players.append(player)
+    return tour, players
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+async def test_the_board_goes_through_every_place_finds_names_and_my_place(
+    browser: Browser, server: ServerProcess, api: Api, shots, size: str
+) -> None:
+    tag = f"pg{secrets.token_hex(2)}"
+    tour, players = await field(api, server, tag, 44, 3)
+    async with sized(browser, server, size) as page:
+        me = await sign_in(page, api, f"{tag}-me")  # the 45th: joined last, not started, so ranked last
+        mine = api.join(tour["id"], me["token"])
+        await page.goto(f"/#/board/{tour['id']}")
+        rows = page.locator(".live-board tbody tr")
+        await expect(rows).to_have_count(20)
+        pager = page.locator("[data-field=pager]")
+        await expect(pager).to_have_text("Places 1\u201320 of 45")
+        await expect(page.locator("[data-field=in-play]")).to_have_text(" (3 playing now, 42 yet to start)")
+        await expect(page.locator("[data-action=prev-page]")).to_be_disabled()
+
+        await page.locator("[data-action=next-page]").click()
+        await expect(pager).to_have_text("Places 21\u201340 of 45")
+        await expect(rows.first.locator("[data-field=rank]")).to_have_text("21")
+        await page.locator("[data-action=next-page]").click()
+        await expect(pager).to_have_text("Places 41\u201345 of 45")
+        await expect(rows).to_have_count(5)
+        await expect(page.locator("[data-action=next-page]")).to_be_disabled()
+        await expect(page.locator(f'.live-board tr[data-entry="{mine["id"]}"]')).to_have_class(re.compile(r"\bmine\b"))
+        assert await page.evaluate(NO_SIDEWAYS)
+        await snap(page, shots, f"board-pages-{size}")
+
+        await page.locator("[data-field=search]").fill(f"{tag}-1")  # 10 to 19
+        await page.locator("[data-action=search]").click()
+        await expect(pager).to_have_text(f"10 players match \u201c{tag}-1\u201d")
+        await expect(rows).to_have_count(10)
+        names = await page.locator(".live-board tbody [data-field=player]").all_inner_texts()
+        assert all(n.startswith(f"{tag}-1") for n in names)
+        ranks = [int(r) for r in await page.locator(".live-board tbody [data-field=rank]").all_inner_texts()]
+        assert ranks == sorted(ranks) and len(set(ranks)) == 10  # their places among all 45
+        await page.locator("[data-field=search]").fill("nobody-at-all")
+        await page.locator("[data-field=search]").press("Enter")
+        await expect(pager).to_have_text("Nobody named \u201cnobody-at-all\u201d")
+        await expect(rows).to_have_text(["Nobody by that name."])
+        await snap(page, shots, f"board-search-{size}")
+        await page.locator("[data-action=clear-search]").click()
+        await expect(pager).to_have_text("Places 1\u201320 of 45")
+
+        await page.locator("[data-action=my-place]").click()
+        await expect(pager).to_have_text("Places 41\u201345 of 45")
+        mine_row = page.locator(f'.live-board tr[data-entry="{mine["id"]}"]')
+        await expect(mine_row).to_be_in_viewport()
+        await expect(mine_row.locator("[data-field=rank]")).to_have_text("45")
+        assert await page.evaluate(NO_SIDEWAYS)
+    for player in players:
+        await player.close()
