@@ -15,7 +15,7 @@ from playwright.async_api import Browser, Page, expect
 
 from tests.browser.conftest import js_errors, new_context, snap
 from tests.browser.helpers import sign_in
-from tests.client import Api, Player
+from tests.client import Api, Player, bearer
 from tests.serverproc import ServerProcess
 
 SIZES: dict[str, tuple[dict[str, int], bool]] = {
@@ -43,7 +43,7 @@ async def sized(browser: Browser, server: ServerProcess, size: str) -> AsyncIter
 
 async def field(api: Api, server: ServerProcess, tag: str, size: int, playing: int) -> tuple[dict[str, Any], list[Any]]:
     """A running tournament of ``size`` entrants named ``TAG-NN``, the first ``playing`` of them started."""
-    tour = api.create_tournament(name=f"Big field {tag}", seed="big-field", **SETTINGS)
+    tour = api.create_tournament(name=f"Big field {tag[-4:]}", seed="big-field", **SETTINGS)
     players = []
     for i in range(size):
         _, token = api.register(f"{tag}-{i:02d}")
@@ -105,5 +105,58 @@ async def test_the_board_goes_through_every_place_finds_names_and_my_place(
         await expect(mine_row).to_be_in_viewport()
         await expect(mine_row.locator("[data-field=rank]")).to_have_text("45")
         assert await page.evaluate(NO_SIDEWAYS)
+    for player in players:
+        await player.close()
+
+
+# Every cell of every row inside the table's box and the window: nothing cut off, nothing to scroll to.
+CELLS_INSIDE = """(selector) => {
+  const out = [];
+  for (const table of document.querySelectorAll(selector)) {
+    const wrap = table.closest('.table-wrap') || table.parentElement;
+    if (wrap.scrollWidth > wrap.clientWidth + 1) out.push(`${selector} scrolls sideways`);
+    const box = wrap.getBoundingClientRect();
+    for (const cell of table.querySelectorAll('tbody td')) {
+      const r = cell.getBoundingClientRect();
+      if (!r.width) continue;  // a column left out at this size
+      if (r.right > Math.min(box.right, window.innerWidth) + 1 || r.left < box.left - 1)
+        out.push(`${cell.dataset.field || cell.textContent} at ${Math.round(r.left)}-${Math.round(r.right)}`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+async def test_the_boards_and_series_tables_fit_a_phone(
+    browser: Browser, server: ServerProcess, api: Api, shots, size: str
+) -> None:
+    """Long names, running games' time left and the series' best rank all on screen, a phone's included:
+    under a width the rows stand as cards, each value labelled."""
+    from tests.browser.competitions.test_series import finish, organiser
+
+    tag = secrets.token_hex(2)
+    token = organiser(api)
+    series = api.http.post("/api/series", json={"name": f"Long names {tag}"}, headers=bearer(token)).json()
+    body = {"name": f"Long names {tag}", "seed": "long-names", "settings": SETTINGS, "series": series["id"]}
+    done = api.http.post("/api/tournaments", json=body, headers=bearer(token)).json()
+    long = [f"Bartholomew_Featherstonehaugh_{tag}_{i}x" for i in range(3)]
+    finish(api, token, done["id"], long)
+    tour, players = await field(api, server, f"Featherstonehaugh_Cholmondeley_{tag}", 3, 2)
+    async with sized(browser, server, size) as page:
+        await page.goto(f"/#/board/{tour['id']}")
+        await expect(page.locator(".live-board tbody tr")).to_have_count(3)
+        await expect(page.locator(".live-board td[data-deadline]")).to_have_count(2)
+        await expect(page.locator(".live-board td[data-field=time-left]").first).to_be_visible()
+        assert await page.evaluate(CELLS_INSIDE, ".live-board") == []
+        assert await page.evaluate(NO_SIDEWAYS)
+        await snap(page, shots, f"board-cards-{size}")
+
+        await page.goto(f"/#/series/{series['id']}")
+        await expect(page.locator(".series-standings tbody tr")).to_have_count(3)
+        await expect(page.locator(".series-standings td[data-field=best-rank]").first).to_be_visible()
+        assert await page.evaluate(CELLS_INSIDE, ".series-standings") == []
+        assert await page.evaluate(NO_SIDEWAYS)
+        await snap(page, shots, f"series-cards-{size}")
     for player in players:
         await player.close()

@@ -22,12 +22,12 @@ export function ruleText(series) {
 function standingsTable(rows) {
   const body = rows.map((r, i) => el("tr", { "data-player": r.player_id },
     el("td", { class: "num", "data-field": "position" }, i + 1),
-    el("td", {}, r.player, r.handle ? el("span", { class: "muted" }, ` @${r.handle}`) : null),
+    el("td", { "data-field": "player" }, r.player, r.handle ? el("span", { class: "muted" }, ` @${r.handle}`) : null),
     el("td", { class: "num score", "data-field": "points" }, r.points),
     el("td", { class: "num opt", "data-field": "counted" }, r.counted),
     el("td", { class: "num", "data-field": "played" }, r.played),
     el("td", { class: "num", "data-field": "best-rank" }, r.best_rank === null ? "–" : r.best_rank)));
-  return el("div", { class: "table-wrap" }, el("table", { class: "standings series-standings", "data-field": "standings" },
+  return el("div", { class: "table-wrap" }, el("table", { class: "standings series-standings row-cards", "data-field": "standings" },
     el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"), el("th", {}, "Player"), el("th", { class: "num" }, "Points"),
       el("th", { class: "num opt" }, "Counted"), el("th", { class: "num" }, "Played"), el("th", { class: "num", title: "Best rank" }, "Best"))),
     el("tbody", {}, body.length ? body : el("tr", {}, el("td", { colspan: 6 }, "No finished tournament yet.")))));

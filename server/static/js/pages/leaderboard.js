@@ -20,7 +20,7 @@ export function mount(main, tidText) {
   const live = el("span", { class: "live", "data-field": "live" }, "connecting\u2026");
   const meta = el("p", { class: "meta muted" });
   const body = el("tbody");
-  const table = el("table", { class: "standings live-board" },
+  const table = el("table", { class: "standings live-board row-cards" },
     el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"), el("th", {}, "Player"),
       el("th", { class: "num" }, "Score"), el("th", {}, "Status"), el("th", { class: "num time-left" }, "Time left"))),
     body);
@@ -99,7 +99,7 @@ export function mount(main, tidText) {
     mineBox.hidden = !myRow || shown;
     if (myRow && !shown) {
       mineBox.replaceChildren(el("span", { class: "muted" }, "Your place: "),
-        el("table", { class: "standings" }, el("tbody", {}, rowEl(myRow, changedIds.has(myRow.entry_id)))));
+        el("table", { class: "standings row-cards" }, el("tbody", {}, rowEl(myRow, changedIds.has(myRow.entry_id)))));
     }
   }
 
