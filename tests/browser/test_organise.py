@@ -209,7 +209,7 @@ async def test_a_together_board_stops_counting_down_once_it_starts(page: Page, a
     await page.goto(f"/#/board/{soon['id']}")
     await expect(page.locator("[data-field=together-start]")).to_contain_text("starts in")
     await expect(page.locator("[data-field=together-start]")).to_have_count(0, timeout=15_000)
-    await expect(page.locator(".page-head .badge").first).to_have_text("open")
+    await expect(page.locator(".page-head .badge").first).to_have_text("under way")
     await expect(page.locator("body")).not_to_contain_text("starting")
 
 

@@ -4,6 +4,7 @@ both ways (touch) and on a desktop, never wider than the window."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
 from collections.abc import AsyncIterator
@@ -160,3 +161,36 @@ async def test_the_boards_and_series_tables_fit_a_phone(
         await snap(page, shots, f"series-cards-{size}")
     for player in players:
         await player.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+async def test_a_sitting_started_together_is_under_way_on_every_page(
+    browser: Browser, server: ServerProcess, api: Api, size: str
+) -> None:
+    """The board's badge, the lobby's card and the join link name a started sitting alike: "under way",
+    never "open" (it takes no entries); a tournament one starts alone and open is "open" on all three."""
+    from datetime import UTC, datetime, timedelta
+
+    body = {"name": f"Sitting {secrets.token_hex(2)}", "start": "together", "seed": "sitting", "settings": SETTINGS}
+    body["opens_at"] = (datetime.now(UTC) + timedelta(seconds=2)).isoformat()
+    answer = api.http.post("/api/tournaments", json=body, headers=api.admin())
+    assert answer.status_code == 201, answer.text
+    sitting = answer.json()
+    _, token = api.register(f"sitter-{secrets.token_hex(2)}")
+    api.join(sitting["id"], token)
+    alone = api.create_tournament(name=f"Alone {secrets.token_hex(2)}", **SETTINGS)
+    deadline = asyncio.get_running_loop().time() + 15
+    while api.tournament(sitting["id"])["status"] != "open":
+        assert asyncio.get_running_loop().time() < deadline, "the sitting never started"
+        await asyncio.sleep(0.2)
+    async with sized(browser, server, size) as page:
+        for tour, word in ((sitting, "under way"), (alone, "open")):
+            await page.goto(f"/#/board/{tour['id']}")
+            await expect(page.locator(".board-page [data-field=status]")).to_have_text(word)
+            await page.goto("/#/lobby")
+            card = page.locator(f'.tournament[data-tournament="{tour["id"]}"]')
+            await expect(card.locator("header .badge").first).to_have_text(word)
+        await page.goto(f"/#/join/{sitting['id']}")
+        await expect(page.locator(".panel", has_text="Entries are not open")).to_have_text(
+            re.compile(r"^Entries are not open \(under way\)\.")
+        )

@@ -5,6 +5,7 @@ import { api, player, setPlayer } from "../lib/api.js";
 import { signInThenReturn } from "./account.js";
 import { clock, dealsNote, describeSettings, el, explain, notify, showWho, fill } from "../lib/ui.js";
 import { teamSelect, teamsNote } from "../lib/teams.js";
+import { tournamentState } from "../lib/state.js";
 
 const decode = (text) => {
   try {
@@ -96,7 +97,7 @@ export function mount(main, tidText, codeText) {
       dealsNote(t.settings),
       accessNote(t), teamsNote(t), error];
     if (!open) {
-      parts.push(el("p", { class: "panel" }, `Entries are not open (${t.status}). `,
+      parts.push(el("p", { class: "panel" }, `Entries are not open (${tournamentState(t)}). `,
         el("a", { href: `#/board/${t.id}` }, "Leaderboard")));
     } else if (!me || ((t.club || t.teams) && !me.handle)) {
       parts.push(signInFirst(t.club ? `Sign in with your account to join: ${t.club.name}'s members only.`

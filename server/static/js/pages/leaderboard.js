@@ -11,6 +11,7 @@ import { certifiedBadge, clock, countdown, dealsNote, describeSettings, el, numb
 import { teamPanel, teamTag } from "../lib/teams.js";
 import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
 import { boardPager, PAGE, pageOf } from "../standings/pager.js";
+import { tournamentState } from "../lib/state.js";
 
 export function mount(main, tidText) {
   const tid = Number(tidText);
@@ -51,6 +52,7 @@ export function mount(main, tidText) {
   let attempts = 0;
   let skew = 0; // the server's clock minus this device's, in seconds (from the messages' `at`)
   let teams = null; // a team battle's table ({node, update})
+  let start = "own"; // how the tournament starts: a sitting started together is "under way", not "open"
   let disqualified = 0; // entries taken out of the ranking (said beside the count, not in it)
 
   function rowEl(r, flash, tied = false) {
@@ -120,7 +122,7 @@ export function mount(main, tidText) {
   }
 
   function setStatus(s) {
-    status.textContent = statusName(s);
+    status.textContent = tournamentState({ status: s, start });
     status.className = `badge st-${s}`;
     over = s === "finished" || s === "cancelled";
     if (over) {  // nothing moves any more: no "live" light
@@ -245,6 +247,7 @@ export function mount(main, tidText) {
       const t = await api.tournament(tid);
       heading.textContent = t.name;
       disqualified = t.disqualified || 0;
+      start = t.start || "own";
       const badge = certifiedBadge(t);
       if (badge && !page.querySelector("[data-field=certified]")) status.after(badge);
       document.title = `${t.name} \u00b7 leaderboard`;

@@ -12,6 +12,7 @@ import { timeSpan } from "../lib/time.js";
 import { cardTime, commitmentLine, winnerLine } from "../standings/cards.js";
 import { gameTitle, matchesByEntry, matchStatus } from "../matches/common.js";
 import { bracketLabel, bracketsOf, bracketStatus } from "../brackets/common.js";
+import { tournamentState } from "../lib/state.js";
 
 const SECTIONS = [
   ["open", "Open now", "Join, then start whenever you are ready."],
@@ -248,7 +249,7 @@ export function mount(main) {
       actions.push(el("a", { class: "btn ghost", href: `#/board/${t.id}`, "data-action": "leaderboard" }, "Leaderboard"));
     }
     return el("article", { class: `tournament st-${t.status}`, "data-tournament": t.id },
-      el("header", {}, el("h3", {}, t.name), el("span", { class: `badge st-${t.status}` }, statusName(t.status)),
+      el("header", {}, el("h3", {}, t.name), el("span", { class: `badge st-${t.status}` }, tournamentState(t)),
         certifiedBadge(t)),
       el("p", { class: "rules", "data-field": "rules" }, describeSettings(s)),
       accessNote(t),
