@@ -194,3 +194,41 @@ async def test_a_sitting_started_together_is_under_way_on_every_page(
         await expect(page.locator(".panel", has_text="Entries are not open")).to_have_text(
             re.compile(r"^Entries are not open \(under way\)\.")
         )
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+async def test_a_cancelled_tournament_says_cancelled_and_one_count_everywhere(
+    browser: Browser, server: ServerProcess, api: Api, size: str
+) -> None:
+    """Its lobby card, its board, its results page and its organiser's card all say "cancelled" and
+    4 entrants; none says it finished, closes, or has 0 entrants."""
+    from tests.browser.organise.kit import live_page, use_token
+
+    tour = api.create_tournament(name=f"Called off {secrets.token_hex(2)}", **SETTINGS)
+    for i in range(4):
+        _, token = api.register(f"called-{secrets.token_hex(3)}-{i}")
+        api.join(tour["id"], token)
+    assert api.http.post(f"/api/tournaments/{tour['id']}/cancel", headers=api.admin()).status_code == 200
+    async with sized(browser, server, size) as page:
+        await page.goto("/#/lobby")
+        card = page.locator(f'.tournament[data-tournament="{tour["id"]}"]')
+        await expect(card.locator("[data-field=entrants]")).to_have_text("4")
+        await expect(card.locator("header .badge").first).to_have_text("cancelled")
+
+        await page.goto(f"/#/board/{tour['id']}")
+        await expect(page.locator(".board-page [data-field=status]")).to_have_text("cancelled")
+        await expect(page.locator(".live-board tbody")).to_have_text("Nobody is ranked: the tournament was cancelled.")
+        await expect(page.locator(".board-page .meta [data-field=entrants]")).to_have_text("4")
+
+        await page.goto(f"/#/finished/{tour['id']}")
+        head = page.locator(".page-head + p")
+        await expect(head.locator("[data-field=ended]")).to_contain_text("cancelled")
+        await expect(head).not_to_contain_text("finished")
+        await expect(head.locator("[data-field=entrants]")).to_have_text(" \u00b7 4 entrants, nobody ranked")
+
+        await use_token(page, api.admin_token)
+        row = await live_page(page, tour["id"])
+        await expect(row.locator("[data-field=closes]")).to_contain_text("cancelled")
+        await expect(row.locator("[data-field=closes]")).not_to_contain_text("closes")
+        await expect(row.locator("[data-field=entrants]")).to_have_text("4 entries")
+        assert await page.evaluate(NO_SIDEWAYS)

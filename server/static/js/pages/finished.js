@@ -45,7 +45,9 @@ export function mount(main, tidText) {
     page.append(el("header", { class: "page-head" }, el("h1", {}, t.name), el("span", { class: `badge st-${t.status}` }, statusName(t.status)),
       certifiedBadge(t)),
       el("p", { class: "muted" }, describeSettings(t.settings), ` \u00b7 ${clock(t.settings.time_limit)}`,
-        t.finished_at ? ` \u00b7 finished ${when(t.finished_at)}` : "",
+        t.status === "cancelled" && t.cancelled_at ? el("span", { "data-field": "ended" }, ` \u00b7 cancelled ${when(t.cancelled_at)}`)
+          : t.finished_at ? el("span", { "data-field": "ended" }, ` \u00b7 finished ${when(t.finished_at)}`) : "",
+        t.status === "cancelled" ? el("span", { "data-field": "entrants" }, ` \u00b7 ${number(t.entrants)} entrants, nobody ranked`) : "",
         t.series ? el("span", {}, " \u00b7 ", el("a", { href: `#/series/${t.series}`, "data-action": "series" }, "its series")) : ""));
     const note = dealsNote(t.settings);
     if (note) page.append(note);

@@ -52,6 +52,7 @@ export function mount(main, tidText) {
   let attempts = 0;
   let skew = 0; // the server's clock minus this device's, in seconds (from the messages' `at`)
   let teams = null; // a team battle's table ({node, update})
+  let joined = null; // how many joined, from the tournament: a cancelled one ranks nobody but had its entrants
   let start = "own"; // how the tournament starts: a sitting started together is "under way", not "open"
   let disqualified = 0; // entries taken out of the ranking (said beside the count, not in it)
 
@@ -73,6 +74,9 @@ export function mount(main, tidText) {
       left);
   }
 
+  /** Whether the board is a cancelled tournament's: its count is of who joined, as on every page. */
+  const cancelled = () => status.classList.contains("st-cancelled");
+
   function timeLeft(deadline) {
     return clock(Math.max(0, deadline - (Date.now() / 1000 + skew)));
   }
@@ -90,10 +94,11 @@ export function mount(main, tidText) {
     body.replaceChildren(...rows.map((r) => rowEl(r, changedIds.has(r.entry_id), tied.has(r.entry_id))));
     if (!rows.length) {
       body.append(el("tr", {}, el("td", { colspan: 5, class: "muted" },
-        view.name ? "Nobody by that name." : view.offset ? "No places this far down." : "No entrants yet.")));
+        cancelled() ? "Nobody is ranked: the tournament was cancelled." : view.name ? "Nobody by that name."
+          : view.offset ? "No places this far down." : "No entrants yet.")));
     }
     ties.replaceChildren(tieNote(byPoints));
-    meta.querySelector("[data-field=entrants]").textContent = number(entrants);
+    meta.querySelector("[data-field=entrants]").textContent = number(cancelled() && joined !== null ? joined : entrants);
     inPlay();
     pager.update(view, view.name ? paged.found : entrants, rows.length);
     pager.showMine(mine.size > 0 && !!myRow);
@@ -248,6 +253,7 @@ export function mount(main, tidText) {
       heading.textContent = t.name;
       disqualified = t.disqualified || 0;
       start = t.start || "own";
+      joined = t.entrants;
       const badge = certifiedBadge(t);
       if (badge && !page.querySelector("[data-field=certified]")) status.after(badge);
       document.title = `${t.name} \u00b7 leaderboard`;

@@ -75,7 +75,8 @@ export function tournamentCard(tour, refresh, { live = false } = {}) {
     el("p", { class: "card-facts" },
       timeSpan(tour.opens_at, past(tour.opens_at) ? (together ? "started" : "opened") : (together ? "everyone starts" : "opens"),
         { "data-field": "opens" }), " · ",
-      timeSpan(tour.closes_at, past(tour.closes_at) ? "closed" : "closes", { "data-field": "closes" }), " · ",
+      tour.status === "cancelled" && tour.cancelled_at ? timeSpan(tour.cancelled_at, "cancelled", { "data-field": "closes" })
+        : timeSpan(tour.closes_at, past(tour.closes_at) ? "closed" : "closes", { "data-field": "closes" }), " · ",
       el("span", { "data-field": "entrants" }, `${tour.entrants} entr${tour.entrants === 1 ? "y" : "ies"}`)),
     el("p", { class: "muted small", "data-field": "game" },
       `${describeSettings(tour.settings)}, ${clock(tour.settings.time_limit)}${together ? ", everyone starts together" : ""}`),
