@@ -186,7 +186,7 @@ async def test_a_sitting_started_together_is_under_way_on_every_page(
     async with sized(browser, server, size) as page:
         for tour, word in ((sitting, "under way"), (alone, "open")):
             await page.goto(f"/#/board/{tour['id']}")
-            await expect(page.locator(".board-page [data-field=status]")).to_have_text(word)
+            await expect(page.locator(".board-page .page-head [data-field=status]")).to_have_text(word)
             await page.goto("/#/lobby")
             card = page.locator(f'.tournament[data-tournament="{tour["id"]}"]')
             await expect(card.locator("header .badge").first).to_have_text(word)
@@ -216,7 +216,7 @@ async def test_a_cancelled_tournament_says_cancelled_and_one_count_everywhere(
         await expect(card.locator("header .badge").first).to_have_text("cancelled")
 
         await page.goto(f"/#/board/{tour['id']}")
-        await expect(page.locator(".board-page [data-field=status]")).to_have_text("cancelled")
+        await expect(page.locator(".board-page .page-head [data-field=status]")).to_have_text("cancelled")
         await expect(page.locator(".live-board tbody")).to_have_text("Nobody is ranked: the tournament was cancelled.")
         await expect(page.locator(".board-page .meta [data-field=entrants]")).to_have_text("4")
 

@@ -11,7 +11,7 @@ import { certifiedBadge, clock, dealsNote, describeSettings, el, number, statusN
 import { gameSuits } from "../lib/prefs.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
 import { AnalysisLine, practiseButton } from "../competitions/practice.js";
-import { ofPar, ofParCell, podium } from "../standings/podium.js";
+import { ofPar, ofParCell, podium, sharesPar } from "../standings/podium.js";
 import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
 
 
@@ -103,13 +103,13 @@ export function mount(main, tidText) {
     const tied = tiedIds(standings, (s) => (byPoints ? s.matchpoints : s.score));
     for (const s of standings) {
       body.append(el("tr", { "data-entry": s.entry_id, class: mine.has(s.entry_id) ? "mine" : null },
-        el("td", { class: "num" }, s.rank),
+        el("td", { class: "num" }, number(s.rank)),
         el("td", {}, el("a", { href: `#/player/${s.player_id}`, "data-action": "profile" }, s.player),
           mine.has(s.entry_id) ? el("span", { class: "you-tag" }, "you") : null, teamTag(s.team)),
         byPoints ? el("td", { class: "num score", "data-field": "matchpoints" }, s.matchpoints ?? "",
           tied.has(s.entry_id) ? tieMark(true) : null) : null,
-        el("td", { class: byPoints ? "num opt" : "num score" }, s.score, !byPoints && tied.has(s.entry_id) ? tieMark() : null),
-        deals > 1 ? null : el("td", { class: "num of-par", "data-field": "of-par" }, ofParCell(s.score, t.par)),
+        el("td", { class: byPoints ? "num opt" : "num score" }, number(s.score), !byPoints && tied.has(s.entry_id) ? tieMark() : null),
+        deals > 1 || !sharesPar(t.par) ? null : el("td", { class: "num of-par", "data-field": "of-par" }, ofParCell(s.score, t.par)),
         el("td", { class: "opt" }, el("span", { class: `badge st-${s.status}` }, statusName(s.status))),
         el("td", { class: "num opt" }, s.time_left === null ? "" : clock(s.time_left)),
         el("td", {}, s.status === "absent" ? null : replayButtons(s.entry_id))));  // an absent entry has no game
@@ -126,7 +126,7 @@ export function mount(main, tidText) {
       el("table", { class: "standings final" }, el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"),
         el("th", {}, "Player"), byPoints ? el("th", { class: "num", title: "matchpoints" }, "Points") : null,
         el("th", { class: byPoints ? "num opt" : "num" }, deals > 1 ? "Total" : "Score"),
-        deals > 1 ? null : el("th", { class: "num", title: "the score as a share of the par" }, "% of par"),
+        deals > 1 || !sharesPar(t.par) ? null : el("th", { class: "num", title: "the score as a share of the par" }, "% of par"),
         el("th", { class: "opt" }, "Status"), el("th", { class: "num opt" }, "Time left"), el("th"))), body)),
       ...(tied.size ? [tieNote(byPoints)] : []));
     page.append(parPanel(t, standings[0]), fairness);

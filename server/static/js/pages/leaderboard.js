@@ -64,11 +64,11 @@ export function mount(main, tidText) {
     // Medals for the first three places, once they have scored.
     const medal = r.rank && r.rank <= 3 && r.score > 0 ? r.rank : null;
     return el("tr", { "data-entry": r.entry_id, class: cls || null, "data-tie": tied ? "" : null },
-      el("td", { class: "num", "data-field": "rank", "data-medal": medal }, r.rank ?? ""),
+      el("td", { class: "num", "data-field": "rank", "data-medal": medal }, r.rank ? number(r.rank) : ""),
       el("td", { "data-field": "player" }, r.player, mine.has(r.entry_id) ? el("span", { class: "you-tag" }, "you") : null,
         teamTag(r.team)),
       el("td", { class: "num score", "data-field": "score" },
-        r.matchpoints === undefined ? r.score : `${r.matchpoints} mp \u00b7 ${r.score}`, tied ? tieMark(byPoints) : null),
+        r.matchpoints === undefined ? number(r.score) : `${r.matchpoints} mp \u00b7 ${number(r.score)}`, tied ? tieMark(byPoints) : null),
       el("td", { "data-field": "status" }, el("span", { class: `badge st-${r.status}` },
         statusName(r.status))),
       left);

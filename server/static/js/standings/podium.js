@@ -9,9 +9,16 @@ export function ofPar(score, par) {
   return pct === null ? "" : `${pct}% of par`;
 }
 
+/** Whether scores can be shown as a share of this par: a won line that fits the time limit. A line cut
+ * at the limit reaches a score without the win's bonus, and a share of it (300%, say) would mislead:
+ * the par's panel says what that line reaches instead. */
+export function sharesPar(par) {
+  return !!par && par.outcome === "won" && par.final_score > 0 && par.in_time !== false;
+}
+
 /** The share of the par in whole percent, or null. */
 function percentOfPar(score, par) {
-  if (!par || par.outcome !== "won" || !(par.final_score > 0) || score === null || score === undefined) return null;
+  if (!sharesPar(par) || score === null || score === undefined) return null;
   return Math.round((100 * score) / par.final_score);
 }
 
