@@ -232,3 +232,46 @@ async def test_a_cancelled_tournament_says_cancelled_and_one_count_everywhere(
         await expect(row.locator("[data-field=closes]")).not_to_contain_text("closes")
         await expect(row.locator("[data-field=entrants]")).to_have_text("4 entries")
         assert await page.evaluate(NO_SIDEWAYS)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+async def test_the_board_says_when_it_closes_and_the_series_marks_ties_and_links_names(
+    browser: Browser, server: ServerProcess, api: Api, shots, size: str
+) -> None:
+    """A watcher reads when the board closes; a series' equal points are marked ("=1"), its names lead
+    to the players' pages, and each of its tournaments says its state with the time that fits it
+    (a finished one when it finished, an upcoming one when it opens)."""
+    from datetime import UTC, datetime, timedelta
+
+    from tests.browser.competitions.test_series import finish, organiser
+
+    tag = secrets.token_hex(2)
+    token = organiser(api)
+    made = api.http.post("/api/series", json={"name": f"Ties {tag}", "points": [10, 10, 5]}, headers=bearer(token))
+    assert made.status_code == 201, made.text
+    series = made.json()
+    body = {"name": f"Ties final {tag}", "seed": "ties", "settings": SETTINGS, "series": series["id"]}
+    done = api.http.post("/api/tournaments", json=body, headers=bearer(token)).json()
+    ids = finish(api, token, done["id"], [f"tie-{tag}-{i}" for i in range(3)])
+    later = {**body, "name": f"Ties next {tag}", "opens_at": (datetime.now(UTC) + timedelta(days=2)).isoformat()}
+    coming = api.http.post("/api/tournaments", json=later, headers=bearer(token)).json()
+    running = api.create_tournament(name=f"Watched {tag}", closes_in=1800, **SETTINGS)
+    async with sized(browser, server, size) as page:
+        await page.goto(f"/#/board/{running['id']}")
+        closes = page.locator(".board-page .meta [data-field=closes]")
+        await expect(closes).to_have_text(re.compile(r"^closes in (29|30) min"))
+
+        await page.goto(f"/#/series/{series['id']}")
+        rows = page.locator("[data-field=standings] tbody tr")
+        await expect(rows).to_have_count(3)
+        await expect(rows.locator("[data-field=position]")).to_have_text(["=1", "=1", "3"])
+        first = rows.nth(0).locator("[data-field=player] a")
+        await expect(first).to_have_attribute("href", f"#/player/{ids[0]}")
+        finished_line = page.locator(f"[data-field=tournaments] [data-tournament='{done['id']}'] [data-field=when]")
+        await expect(finished_line).to_have_text(re.compile(r"^ \u00b7 finished \S"))
+        upcoming = page.locator(f"[data-field=tournaments] [data-tournament='{coming['id']}'] [data-field=when]")
+        await expect(upcoming).to_contain_text("upcoming \u00b7 opens ")
+        assert await page.evaluate(NO_SIDEWAYS)
+        await snap(page, shots, f"series-ties-{size}", full_page=True)
+        await first.click()
+        await page.wait_for_url(f"**/#/player/{ids[0]}")

@@ -3,7 +3,8 @@
 // links, and the table as CSV.
 
 import { adminToken, api, player } from "../lib/api.js";
-import { el, explain, fill, ordinal, statusName, when } from "../lib/ui.js";
+import { el, explain, fill, ordinal, when } from "../lib/ui.js";
+import { tournamentState } from "../lib/state.js";
 
 /** The points rule and best-of, in words. */
 export function ruleText(series) {
@@ -19,10 +20,23 @@ export function ruleText(series) {
     "still running counts once it is finished. Ties: the better best rank, then more tournaments played.";
 }
 
+/** Each row's place: equal points share the first of their places, marked "=" ("=2", "=2", "4"). */
+function places(rows) {
+  const out = [];
+  rows.forEach((r, i) => {
+    const first = i > 0 && rows[i - 1].points === r.points ? out[i - 1].first : i + 1;
+    out.push({ first, tied: (i > 0 && rows[i - 1].points === r.points) || rows[i + 1]?.points === r.points });
+  });
+  return out;
+}
+
 function standingsTable(rows) {
-  const body = rows.map((r, i) => el("tr", { "data-player": r.player_id },
-    el("td", { class: "num", "data-field": "position" }, i + 1),
-    el("td", { "data-field": "player" }, r.player, r.handle ? el("span", { class: "muted" }, ` @${r.handle}`) : null),
+  const place = places(rows);
+  const body = rows.map((r, i) => el("tr", { "data-player": r.player_id, "data-tie": place[i].tied ? "" : null },
+    el("td", { class: "num", "data-field": "position", title: place[i].tied ? "equal points" : null },
+      `${place[i].tied ? "=" : ""}${place[i].first}`),
+    el("td", { "data-field": "player" },
+      el("a", { href: `#/player/${r.player_id}`, "data-action": "profile" }, r.player), r.handle ? el("span", { class: "muted" }, ` @${r.handle}`) : null),
     el("td", { class: "num score", "data-field": "points" }, r.points),
     el("td", { class: "num opt", "data-field": "counted" }, r.counted),
     el("td", { class: "num", "data-field": "played" }, r.played),
@@ -37,8 +51,15 @@ function tournamentList(tours) {
   if (!tours.length) return el("p", { class: "muted", "data-field": "tournaments" }, "No tournament in this series yet.");
   return el("ul", { class: "series-tournaments", "data-field": "tournaments" }, tours.map((t) => {
     const href = t.status === "finished" || t.status === "cancelled" ? `#/finished/${t.id}` : `#/board/${t.id}`;
+    // Its state and the time that goes with it: when it opens, closes, finished or was cancelled.
+    const [label, iso] = t.status === "scheduled" ? ["opens", t.opens_at]
+      : t.status === "open" ? [t.start === "together" ? "ends" : "closes", t.closes_at]
+      : t.status === "closing" ? ["closed", t.closes_at]
+      : t.status === "cancelled" ? ["cancelled", t.cancelled_at || t.finished_at]
+      : ["finished", t.finished_at];
     return el("li", { "data-tournament": t.id }, el("a", { href }, t.name),
-      el("span", { class: "muted" }, ` · ${statusName(t.status)} · ${when(t.opens_at)}`));
+      el("span", { class: "muted", "data-field": "when" },
+        label === tournamentState(t) ? "" : ` · ${tournamentState(t)}`, iso ? ` · ${label} ${when(iso)}` : ""));
   }));
 }
 

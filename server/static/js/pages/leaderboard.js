@@ -12,6 +12,7 @@ import { teamPanel, teamTag } from "../lib/teams.js";
 import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
 import { boardPager, PAGE, pageOf } from "../standings/pager.js";
 import { tournamentState } from "../lib/state.js";
+import { timeSpan } from "../lib/time.js";
 
 export function mount(main, tidText) {
   const tid = Number(tidText);
@@ -76,6 +77,17 @@ export function mount(main, tidText) {
 
   /** Whether the board is a cancelled tournament's: its count is of who joined, as on every page. */
   const cancelled = () => status.classList.contains("st-cancelled");
+
+  /** When a running board closes to entries (a sitting started together: when it ends), in words. */
+  function closing(t) {
+    if (t.status === "scheduled" || t.status === "open") {
+      const together = t.start === "together";
+      const label = together ? "ends" : "closes";
+      return timeSpan(t.closes_at, label, { "data-field": "closes" });
+    }
+    if (t.status === "closing") return el("span", { "data-field": "closes" }, "entries closed, last games finishing");
+    return null;
+  }
 
   function timeLeft(deadline) {
     return clock(Math.max(0, deadline - (Date.now() / 1000 + skew)));
@@ -263,6 +275,7 @@ export function mount(main, tidText) {
         ...(t.start === "together" && t.status === "scheduled"
           ? [el("span", { "data-field": "together-start" }, " \u00b7 everyone starts together: ", countdown(t.opens_at))]
           : []),
+        ...(closing(t) ? [" \u00b7 ", closing(t)] : []),
         ...(t.series ? [" \u00b7 ", el("a", { href: `#/series/${t.series}`, "data-action": "series" }, "its series")] : []));
       // Several deals: what ranks, in plain words; the score is the total over the deals.
       page.querySelector("[data-field=deals-note]")?.remove();
