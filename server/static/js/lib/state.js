@@ -3,11 +3,11 @@
 // "open", for it takes no entries once started.
 
 const WORDS = {
-  scheduled: "upcoming", open: "open", closing: "closing", finished: "finished", cancelled: "cancelled",
+  scheduled: "upcoming", open: "open", closing: "entries closed", finished: "finished", cancelled: "cancelled",
 };
 
 /** The state of a tournament `t` ({status, start}) in one word or two: upcoming, open, under way,
- * closing, finished or cancelled. */
+ * entries closed, finished or cancelled (the words of statusName in lib/ui.js). */
 export function tournamentState(t) {
   if (!t) return "";
   if (t.status === "open" && t.start === "together") return "under way";

@@ -152,7 +152,7 @@ export async function copyText(text) {
 
 export const STATUS_NAMES = {
   joined: "joined", playing: "playing", won: "won", ended: "ended", timed_out: "out of time", absent: "absent",
-  waiting: "waiting", scheduled: "scheduled", open: "open", running: "under way", closing: "entries closed", finished: "finished",
+  waiting: "waiting", scheduled: "upcoming", open: "open", running: "under way", closing: "entries closed", finished: "finished",
   cancelled: "cancelled",
 };
 

@@ -2,8 +2,9 @@
 // start or its close, the link to share, the entrants in plain words polled every few seconds with a
 // Disqualify button on each, and the tournament's actions (edit, close, cancel, fair play, results).
 
+import { tournamentState } from "../../lib/state.js";
 import { api } from "../../lib/api.js";
-import { countdown, el, explain, fill, statusName } from "../../lib/ui.js";
+import { countdown, el, explain, fill } from "../../lib/ui.js";
 import { credentialOrNote, frame } from "../frame.js";
 import { pupilsList } from "./pupils.js";
 import { loadSeries } from "../panels/series.js";
@@ -16,7 +17,7 @@ const CLOSED = ["closing", "finished", "cancelled"];
 /** Where the sitting stands, with a live countdown to what comes next. */
 function standing(t) {
   const together = t.start === "together";
-  const badge = el("span", { class: `badge st-${t.status}`, "data-field": "status" }, statusName(t.status));
+  const badge = el("span", { class: `badge st-${t.status}`, "data-field": "status" }, tournamentState(t));
   let what;
   if (t.status === "scheduled") {
     what = together ? countdown(t.opens_at, "everyone starts in", "starting\u2026")

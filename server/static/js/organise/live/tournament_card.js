@@ -2,8 +2,9 @@
 // as buttons large enough for a finger (fair-play report, edit, close, cancel, results as CSV, into
 // a series); what an action opens shows under the card's buttons.
 
+import { tournamentState } from "../../lib/state.js";
 import { api } from "../../lib/api.js";
-import { certifiedBadge, clock, describeSettings, downloadCsv, el, statusName } from "../../lib/ui.js";
+import { certifiedBadge, clock, describeSettings, downloadCsv, el } from "../../lib/ui.js";
 import { timeSpan } from "../../lib/time.js";
 import { accessWords, act } from "../common.js";
 import { editForm } from "./edit.js";
@@ -69,7 +70,7 @@ export function tournamentCard(tour, refresh, { live = false } = {}) {
   return el("li", { class: "card-item tournament-card", "data-tournament-row": tour.id },
     live ? null : el("div", { class: "card-head" }, el("b", { "data-field": "name" }, tour.name),
       el("span", { class: "muted" }, ` #${tour.id}`),
-      el("span", { class: `badge st-${tour.status}`, "data-field": "status" }, statusName(tour.status)),
+      el("span", { class: `badge st-${tour.status}`, "data-field": "status" }, tournamentState(tour)),
       certifiedBadge(tour)),
     who ? el("div", { class: "muted small", "data-field": "access" }, who) : null,
     el("p", { class: "card-facts" },
