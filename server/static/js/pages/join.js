@@ -3,7 +3,8 @@
 
 import { api, player, setPlayer } from "../lib/api.js";
 import { signInThenReturn } from "./account.js";
-import { clock, dealsNote, describeSettings, el, explain, notify, showWho, fill } from "../lib/ui.js";
+import { VARIANT_NAMES, certifiedBadge, dealsNote, describeSettings, el, explain, notify, showWho, fill } from "../lib/ui.js";
+import { timeSpan } from "../lib/time.js";
 import { teamSelect, teamsNote } from "../lib/teams.js";
 
 const decode = (text) => {
@@ -22,6 +23,45 @@ export function accessNote(t) {
   if (t.entry_code_needed) parts.push(t.club ? "with the entry code" : "with an entry code");
   const text = parts.join(", ");
   return el("p", { class: "access", "data-field": "access" }, text[0].toUpperCase() + text.slice(1));
+}
+
+/** A game's clock in words: "10 minutes", "90 seconds", "1 h 30 min". */
+function timeLimitWords(seconds) {
+  const s = Math.round(Number(seconds) || 0);
+  if (s % 60) return s < 60 ? `${s} seconds` : `${Math.floor(s / 60)} min ${s % 60} s`;
+  const m = s / 60;
+  if (m < 60) return m === 1 ? "1 minute" : `${m} minutes`;
+  return m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m / 60} h`;
+}
+
+/** What a shared link leads to, in plain words: the game, its clock, when it opens or closes, how
+ * many entered, who runs it, whether it is certified and rated, and its board one tap away. */
+export function aboutTournament(t) {
+  const s = t.settings;
+  const game = `${VARIANT_NAMES[s.variant] || s.variant}, ${s.suits} suit${s.suits === 1 ? "" : "s"}`;
+  const together = t.start === "together";
+  const times = t.status === "scheduled"
+    ? [timeSpan(t.opens_at, together ? "everyone starts" : "opens"), "; ", timeSpan(t.closes_at, "closes")]
+    : t.status === "open" ? [timeSpan(t.closes_at, "closes")]
+    : t.status === "closing" ? [timeSpan(t.closes_at, "closed")]
+    : t.status === "finished" ? [timeSpan(t.finished_at || t.closes_at, "finished")]
+    : [timeSpan(t.cancelled_at || t.closes_at, "cancelled")];
+  const n = Number(t.entrants) || 0;
+  const rated = t.rated === false
+    ? "Unrated: playing it leaves your rating as it is."
+    : `Rated: the finish updates the ratings of ${game}.`;
+  return el("div", { class: "panel about-tournament", "data-panel": "about" },
+    el("p", { class: "about-what", "data-field": "what" },
+      `A ${together ? "tournament where everyone starts together" : "tournament"} of ${game}, `,
+      `${timeLimitWords(s.time_limit)} on the clock: everyone gets the same deal.`),
+    el("p", { "data-field": "when" }, "It ", ...times, "."),
+    el("p", { "data-field": "entrants" }, n === 0 ? "Nobody has entered yet." : n === 1 ? "1 player has entered."
+      : `${n} players have entered.`),
+    el("p", { "data-field": "organiser" }, "Run by ", el("b", {}, t.organiser ? t.organiser.name : "this server's owner"),
+      t.club ? ` for ${t.club.name}` : "", "."),
+    el("p", { "data-field": "rated" }, rated, " ", certifiedBadge(t)),
+    el("p", { class: "row" }, el("a", { class: "btn", href: `#/board/${t.id}`, "data-action": "leaderboard" },
+      t.status === "finished" ? "Results" : "The leaderboard")));
 }
 
 function signInFirst(why) {
@@ -92,12 +132,13 @@ export function mount(main, tidText, codeText) {
       spellcheck: "false", autocomplete: "off", value: decode(codeText) });
     const me = player();
     const parts = [el("h1", {}, t.name),
-      el("p", { class: "rules" }, `${describeSettings(t.settings)} · ${clock(t.settings.time_limit)}`),
+      aboutTournament(t),
+      el("p", { class: "rules muted" }, describeSettings(t.settings)),
       dealsNote(t.settings),
       accessNote(t), teamsNote(t), error];
     if (!open) {
-      parts.push(el("p", { class: "panel" }, `Entries are not open (${t.status}). `,
-        el("a", { href: `#/board/${t.id}` }, "Leaderboard")));
+      parts.push(el("p", { class: "panel", "data-field": "closed" }, t.status === "scheduled"
+        ? "Entries open at the time above: come back then." : "Entries are closed: follow it on its leaderboard."));
     } else if (!me || ((t.club || t.teams) && !me.handle)) {
       parts.push(signInFirst(t.club ? `Sign in with your account to join: ${t.club.name}'s members only.`
         : t.teams ? "Sign in with your account to join: each player plays for one of its clubs."

@@ -1,0 +1,84 @@
+"""Arriving and finding one's way, on a phone held either way (touch) and on a desktop: a shared
+join link that says what the tournament is, a guest told it lives on this device only, forms that
+say what to fix in plain words, times said in days, the lobby's tournaments first on a phone, tap
+targets a finger can hit, and every page with its own title and one heading."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Browser, Page, expect
+
+from tests.browser.conftest import js_errors, new_context, snap
+from tests.client import Api, bearer
+from tests.serverproc import ServerProcess
+
+SIZES: dict[str, dict[str, Any]] = {
+    "phone": {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True},
+    "sideways": {"viewport": {"width": 740, "height": 360}, "has_touch": True, "is_mobile": True},
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+}
+TOUCH = ["phone", "sideways"]
+
+
+@pytest_asyncio.fixture(params=list(SIZES))
+async def at(request: pytest.FixtureRequest, browser: Browser, server: ServerProcess) -> AsyncIterator[Page]:
+    """A fresh page at each of the three sizes; the test fails on any JavaScript error."""
+    context = await new_context(browser, server, **SIZES[request.param])
+    page = await context.new_page()
+    page.size = request.param  # type: ignore[attr-defined]
+    errors = js_errors(page)
+    yield page
+    await context.close()
+    assert errors == [], errors
+
+
+def organised(api: Api, name: str, **extra: Any) -> dict[str, Any]:
+    """A tournament of Spider 78, 1 suit, 10 minutes, run by an organiser called "Thursday club"."""
+    r = api.http.post("/api/organisers", json={"name": "Thursday club"}, headers=api.admin())
+    assert r.status_code == 201, r.text
+    now = datetime.now(UTC)
+    body = {
+        "name": name,
+        "settings": {"variant": "spider78", "suits": 1, "time_limit": 600},
+        "opens_at": (now - timedelta(seconds=1)).isoformat(),
+        "closes_at": (now + timedelta(hours=2)).isoformat(),
+        **extra,
+    }
+    made = api.http.post("/api/tournaments", json=body, headers=bearer(r.json()["token"]))
+    assert made.status_code == 201, made.text
+    return made.json()  # type: ignore[no-any-return]
+
+
+async def no_sideways(page: Page) -> None:
+    assert await page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+# ------------------------------------------------------------------ 13: a shared link says what it is
+
+
+async def test_a_shared_join_link_says_what_the_tournament_is(at: Page, api: Api, shots: Path) -> None:
+    t = organised(api, f"Friday {secrets.token_hex(2)}", rated=False)
+    _, token = api.register("early bird")
+    api.join(t["id"], token)
+    await at.goto(f"/#/join/{t['id']}")
+    about = at.locator("[data-panel=about]")
+    await expect(about.locator("[data-field=what]")).to_contain_text("A tournament of Spider 78, 1 suit, 10 minutes")
+    await expect(about.locator("[data-field=when]")).to_contain_text(re.compile(r"It closes in (2 h|1 h 59 min) \(\w{3} "))
+    await expect(about.locator("[data-field=entrants]")).to_have_text("1 player has entered.")
+    await expect(about.locator("[data-field=organiser]")).to_have_text("Run by Thursday club.")
+    await expect(about.locator("[data-field=rated]")).to_contain_text("Unrated")
+    board = about.locator("[data-action=leaderboard]")
+    await expect(board).to_be_visible()
+    await expect(board).to_have_attribute("href", f"#/board/{t['id']}")
+    await no_sideways(at)
+    await snap(at, shots, f"arriving-join-{at.size}", full_page=True)  # type: ignore[attr-defined]
+    await board.click()
+    await expect(at).to_have_url(f"{at.url.split('#')[0]}#/board/{t['id']}")
