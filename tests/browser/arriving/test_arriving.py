@@ -82,3 +82,26 @@ async def test_a_shared_join_link_says_what_the_tournament_is(at: Page, api: Api
     await snap(at, shots, f"arriving-join-{at.size}", full_page=True)  # type: ignore[attr-defined]
     await board.click()
     await expect(at).to_have_url(f"{at.url.split('#')[0]}#/board/{t['id']}")
+
+
+# ------------------------------------------------------------------ 14: a guest by link is told it is one
+
+
+async def test_a_guest_who_joins_by_link_is_told_it_lives_on_this_device(at: Page, api: Api, shots: Path) -> None:
+    t = organised(api, f"Guests {secrets.token_hex(2)}")
+    await at.goto(f"/#/join/{t['id']}")
+    guest = at.locator("[data-form=guest]")
+    await expect(guest.locator("[data-field=guest-note]")).to_contain_text("this device only")
+    await guest.locator("[data-field=name]").fill("Walk-in")
+    await guest.locator("button[type=submit]").click()
+    await expect(at).to_have_url(re.compile(r"#/play/\d+$"))
+    await expect(at.locator("#notices")).to_contain_text("a guest on this device only")
+    # Back on the link: the guest is said to be one, and offered an account.
+    await at.goto("about:blank")
+    await at.goto(f"/#/join/{t['id']}")
+    note = at.locator("[data-panel=guest-note]")
+    await expect(note).to_contain_text("Walk-in, a guest: it lives on this device only")
+    await no_sideways(at)
+    await snap(at, shots, f"arriving-guest-{at.size}", full_page=True)  # type: ignore[attr-defined]
+    await note.locator("[data-action=make-account]").click()
+    await expect(at.locator("[data-form=upgrade] [data-action=upgrade]")).to_have_text("Make it an account")

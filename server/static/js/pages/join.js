@@ -64,6 +64,15 @@ export function aboutTournament(t) {
       t.status === "finished" ? "Results" : "The leaderboard")));
 }
 
+/** A guest, told where it lives and how to keep it: the account page makes it an account. */
+export function guestNote(me) {
+  return el("div", { class: "panel guest-note", "data-panel": "guest-note" },
+    el("p", {}, "You play as ", el("b", {}, me.name), ", a guest: it lives on this device only. Another phone, or this ",
+      "browser cleared, cannot play its games."),
+    el("p", { class: "row" }, el("a", { class: "btn", href: "#/account", "data-action": "make-account" },
+      "Make it an account"), el("span", { class: "muted small" }, "A handle and a password; your entries stay yours.")));
+}
+
 function signInFirst(why) {
   const back = location.hash;
   return el("div", { class: "panel", "data-panel": "sign-in-first" }, el("p", {}, why),
@@ -104,6 +113,8 @@ export function mount(main, tidText, codeText) {
     const name = el("input", { name: "name", "data-field": "name", required: true, maxlength: 40, autocomplete: "nickname" });
     const form = el("form", { class: "panel stack", "data-form": "guest" },
       el("label", {}, "Or play as a guest: your display name", name),
+      el("p", { class: "muted small", "data-field": "guest-note" }, "A guest lives on this device only: another ",
+        "phone or a cleared browser cannot play its games. You can make it an account later, on the Account page."),
       el("button", { class: "btn", type: "submit" }, "Register and join"));
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -111,6 +122,8 @@ export function mount(main, tidText, codeText) {
         const made = await api.register(name.value.trim());
         setPlayer({ id: made.id, name: made.name, handle: null, token: made.token });
         showWho();
+        notify(`You play as ${made.name}, a guest on this device only: make it an account (Account, at the top) to keep it.`,
+          "info", 12000);
         await join(code());
       } catch (err) {
         fail(err);
@@ -146,6 +159,7 @@ export function mount(main, tidText, codeText) {
       if (!me) parts.push(guestForm(t, () => code.value.trim()));
       if (t.entry_code_needed) parts.push(el("label", { class: "field" }, el("span", {}, "Entry code"), code));
     } else {
+      if (!me.handle) parts.push(guestNote(me));
       const team = t.teams ? teamSelect(t) : null;
       const form = el("form", { class: "panel stack", "data-form": "join" },
         t.entry_code_needed ? el("label", {}, "Entry code", code) : null,
