@@ -71,7 +71,9 @@ async def test_a_shared_join_link_says_what_the_tournament_is(at: Page, api: Api
     await at.goto(f"/#/join/{t['id']}")
     about = at.locator("[data-panel=about]")
     await expect(about.locator("[data-field=what]")).to_contain_text("A tournament of Spider 78, 1 suit, 10 minutes")
-    await expect(about.locator("[data-field=when]")).to_contain_text(re.compile(r"It closes in (2 h|1 h 59 min) \(\w{3} "))
+    await expect(about.locator("[data-field=when]")).to_contain_text(
+        re.compile(r"It closes in (2 h|1 h 59 min) \(\w{3} ")
+    )
     await expect(about.locator("[data-field=entrants]")).to_have_text("1 player has entered.")
     await expect(about.locator("[data-field=organiser]")).to_have_text("Run by Thursday club.")
     await expect(about.locator("[data-field=rated]")).to_contain_text("Unrated")
@@ -105,3 +107,70 @@ async def test_a_guest_who_joins_by_link_is_told_it_lives_on_this_device(at: Pag
     await snap(at, shots, f"arriving-guest-{at.size}", full_page=True)  # type: ignore[attr-defined]
     await note.locator("[data-action=make-account]").click()
     await expect(at.locator("[data-form=upgrade] [data-action=upgrade]")).to_have_text("Make it an account")
+
+
+# ------------------------------------------------------------------ 15: forms say what to do, plainly
+
+RAW = re.compile(r"Validation failed|Expected `|/api/|\bnull\b|undefined|model's")
+
+
+async def test_forms_check_first_and_say_what_to_do_in_plain_words(at: Page, api: Api, server: ServerProcess) -> None:
+    # The lobby's registration, empty: said beside the form, nothing sent.
+    await at.goto("/#/lobby")
+    register = at.locator("[data-form=register]")
+    await register.locator("button[type=submit]").click()
+    await expect(register.locator("[data-field=error]")).to_have_text(re.compile("^Type a display name"))
+    # A server's validation error, as the page's own client reports it: plain words, no raw text.
+    said = await at.evaluate("import('/js/lib/api.js').then((m) => m.api.register('').catch((e) => e.message))")
+    assert said == "The display name is empty: fill it in.", said
+    said = await at.evaluate(
+        "import('/js/lib/api.js').then((m) => m.api.signUp('Ann', 'ann ok', 'short').catch((e) => e.message))"
+    )
+    assert not RAW.search(said) and said.startswith("The "), said
+    # The account's forms: a handle with a space, a short password, an empty sign-in.
+    await at.goto("/#/account")
+    up = at.locator("[data-form=sign-up]")
+    await up.locator("[data-field=name]").fill("Ann")
+    await up.locator("[data-field=handle]").fill("ann smith")
+    await up.locator("[data-field=password]").fill("secret")
+    await up.locator("[data-action=sign-up]").click()
+    error = at.locator(".account-page [data-field=error]")
+    await expect(error).to_have_text("A handle has letters, digits, _ and - only (no spaces).")
+    await up.locator("[data-field=handle]").fill("ann_smith")
+    await up.locator("[data-action=sign-up]").click()
+    await expect(error).to_have_text("Choose a password of at least 8 characters.")
+    await at.locator("[data-form=sign-in] [data-action=sign-in]").click()
+    await expect(error).to_have_text(re.compile("^Type a handle"))
+    # Joining with an entry code, left empty, then wrong: said in words, never the server's raw text.
+    t = organised(api, f"Coded {secrets.token_hex(2)}", entry_code="letmein")
+    _, token = api.register("coder")
+    await at.evaluate(
+        "(me) => localStorage.setItem('spidertour.player', JSON.stringify(me))",
+        {"id": 0, "name": "coder", "token": token},
+    )
+    await at.goto("about:blank")
+    await at.goto(f"/#/join/{t['id']}")
+    await at.locator("[data-action=join]").click()
+    error = at.locator(".join-page [data-field=error]")
+    await expect(error).to_have_text(re.compile("^Type the entry code"))
+    await at.locator("[data-form=join] [data-field=entry-code]").fill("wrong")
+    await at.locator("[data-action=join]").click()
+    await expect(error).not_to_have_text(re.compile("^Type the entry code"))
+    assert not RAW.search(await error.inner_text())
+    await no_sideways(at)
+
+
+async def test_errors_replace_each_other_instead_of_piling_up(at: Page, api: Api) -> None:
+    names = [f"Coded {secrets.token_hex(2)}" for _ in range(2)]
+    ids = [organised(api, name, entry_code="letmein", listed=True)["id"] for name in names]
+    _, token = api.register("piler")
+    await at.goto("/#/lobby")
+    await at.evaluate(
+        "(me) => localStorage.setItem('spidertour.player', JSON.stringify(me))",
+        {"id": 0, "name": "piler", "token": token},
+    )
+    await at.reload()
+    for tid, name in zip(ids, names, strict=True):
+        await at.locator(f"[data-tournament='{tid}'] [data-action=join]").click()
+        await expect(at.locator("#notices .notice.error")).to_have_text(re.compile(f"^{name}: Type the entry code"))
+    await expect(at.locator("#notices .notice.error")).to_have_count(1)

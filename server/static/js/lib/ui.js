@@ -25,11 +25,13 @@ const MAX_NOTICES = 3;
 
 /**
  * A short message at the top of the screen (role=alert); `kind` is "error", "ok" or "info". A tap
- * dismisses it; the same message again replaces the one shown, and only the newest three stay.
+ * dismisses it; the same message again replaces the one shown, a new error replaces the error shown,
+ * and only the newest three stay.
  */
 export function notify(message, kind = "info", ms = 4000) {
   const box = document.getElementById("notices");
   for (const old of box.querySelectorAll(".notice")) if (old.dataset.text === String(message)) old.remove();
+  if (kind === "error") box.querySelectorAll(".notice.error").forEach((old) => old.remove()); // one error at a time
   const note = el("div", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status", title: "Dismiss",
     "data-text": String(message), onclick: () => note.remove() }, message);
   box.append(note);

@@ -5,6 +5,7 @@ import { api, player, setPlayer } from "../lib/api.js";
 import { signInThenReturn } from "./account.js";
 import { VARIANT_NAMES, certifiedBadge, dealsNote, describeSettings, el, explain, notify, showWho, fill } from "../lib/ui.js";
 import { timeSpan } from "../lib/time.js";
+import { checkCode, checkName } from "../lib/checks.js";
 import { teamSelect, teamsNote } from "../lib/teams.js";
 
 const decode = (text) => {
@@ -87,12 +88,15 @@ export function mount(main, tidText, codeText) {
   main.append(page);
 
   function fail(err) {
-    error.textContent = explain(err);
+    error.textContent = typeof err === "string" ? err : explain(err);
     error.hidden = false;
+    error.scrollIntoView({ block: "nearest" });
   }
 
+  let codeNeeded = false;
   async function join(code, team) {
     error.hidden = true;
+    if (codeNeeded && checkCode(code)) return fail(checkCode(code));
     try {
       const entry = await api.join(tid, code, team);
       await api.myEntries();
@@ -111,13 +115,16 @@ export function mount(main, tidText, codeText) {
 
   function guestForm(t, code) {
     const name = el("input", { name: "name", "data-field": "name", required: true, maxlength: 40, autocomplete: "nickname" });
-    const form = el("form", { class: "panel stack", "data-form": "guest" },
+    const form = el("form", { class: "panel stack", "data-form": "guest", novalidate: true },
       el("label", {}, "Or play as a guest: your display name", name),
       el("p", { class: "muted small", "data-field": "guest-note" }, "A guest lives on this device only: another ",
         "phone or a cleared browser cannot play its games. You can make it an account later, on the Account page."),
       el("button", { class: "btn", type: "submit" }, "Register and join"));
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
+      error.hidden = true;
+      const problem = checkName(name.value) || (codeNeeded ? checkCode(code()) : null);
+      if (problem) return fail(problem);
       try {
         const made = await api.register(name.value.trim());
         setPlayer({ id: made.id, name: made.name, handle: null, token: made.token });
@@ -141,6 +148,7 @@ export function mount(main, tidText, codeText) {
       return;
     }
     const open = t.start === "together" ? t.status === "scheduled" : t.status === "open";
+    codeNeeded = Boolean(t.entry_code_needed);
     const code = el("input", { name: "entry_code", "data-field": "entry-code", maxlength: 64, autocapitalize: "none",
       spellcheck: "false", autocomplete: "off", value: decode(codeText) });
     const me = player();
@@ -161,7 +169,7 @@ export function mount(main, tidText, codeText) {
     } else {
       if (!me.handle) parts.push(guestNote(me));
       const team = t.teams ? teamSelect(t) : null;
-      const form = el("form", { class: "panel stack", "data-form": "join" },
+      const form = el("form", { class: "panel stack", "data-form": "join", novalidate: true },
         t.entry_code_needed ? el("label", {}, "Entry code", code) : null,
         team ? el("label", {}, "Your team", team) : null,
         el("button", { class: "btn primary", type: "submit", "data-action": "join" }, `Join as ${me.handle ? `@${me.handle}` : me.name}`));
