@@ -52,6 +52,7 @@ def organised(api: Api, name: str, **extra: Any) -> dict[str, Any]:
         "closes_at": (now + timedelta(hours=2)).isoformat(),
         **extra,
     }
+    body = {key: value for key, value in body.items() if value is not None}  # closes_at=None: left out
     made = api.http.post("/api/tournaments", json=body, headers=bearer(r.json()["token"]))
     assert made.status_code == 201, made.text
     return made.json()  # type: ignore[no-any-return]
@@ -174,3 +175,35 @@ async def test_errors_replace_each_other_instead_of_piling_up(at: Page, api: Api
         await at.locator(f"[data-tournament='{tid}'] [data-action=join]").click()
         await expect(at.locator("#notices .notice.error")).to_have_text(re.compile(f"^{name}: Type the entry code"))
     await expect(at.locator("#notices .notice.error")).to_have_count(1)
+
+
+# ------------------------------------------------------------------ 17: countdowns in days and hours
+
+
+async def test_countdowns_say_days_and_the_local_day_hours_and_minutes(at: Page, api: Api, shots: Path) -> None:
+    now = datetime.now(UTC)
+    far = now + timedelta(days=6, minutes=5)
+    near = now + timedelta(hours=3, minutes=20, seconds=30)
+    made = []
+    for name, opens in ((f"Far {secrets.token_hex(2)}", far), (f"Near {secrets.token_hex(2)}", near)):
+        made.append(
+            organised(
+                api,
+                name,
+                start="together",
+                opens_at=opens.isoformat(),
+                closes_at=None,
+            )
+        )
+    await at.goto("/#/lobby")
+    far_card = at.locator(f"[data-tournament='{made[0]['id']}'] [data-field=start] [data-field=countdown]")
+    day = await at.evaluate(
+        "(iso) => new Intl.DateTimeFormat(undefined, {weekday: 'short', hour: '2-digit', minute: '2-digit',"
+        " hourCycle: 'h23'}).format(new Date(iso)).replace(',', '')",
+        far.isoformat(),
+    )
+    await expect(far_card).to_have_text(f"starts in 6 days, {day}")
+    near_card = at.locator(f"[data-tournament='{made[1]['id']}'] [data-field=start] [data-field=countdown]")
+    await expect(near_card).to_have_text(re.compile(r"^starts in 3 h (20|19) min$"))
+    await far_card.scroll_into_view_if_needed()
+    await snap(at, shots, f"arriving-countdown-{at.size}")  # type: ignore[attr-defined]

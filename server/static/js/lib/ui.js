@@ -1,6 +1,7 @@
 // Small DOM helpers shared by every page: building elements, messages, dialogs, formatting.
 
 import { api, player } from "./api.js";
+import { until } from "./time.js";
 
 /** el("div", {class: "x", "data-col": 3, onclick: fn}, "text", child, ...) */
 export function el(tag, attrs = {}, ...children) {
@@ -71,14 +72,14 @@ export function clock(seconds) {
   return `${h ? `${h}:` : ""}${mm}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/** A live countdown to `iso` ("starts in 1:23"), updated every second while it is on the page;
+/** A live countdown to `iso` ("starts in 1:23", "in 3 h 20 min", "in 6 days, Thu 18:00"), updated every second while it is on the page;
  * `done` is shown once the time has come. */
 export function countdown(iso, label = "starts in", done = "starting\u2026") {
   const target = new Date(iso).getTime();
   const node = el("span", { class: "countdown", "data-field": "countdown" });
   const draw = () => {
     const left = (target - Date.now()) / 1000;
-    node.textContent = left > 0 ? `${label} ${clock(left)}` : done;
+    node.textContent = left > 0 ? `${label} ${until(left, target)}` : done;
     node.dataset.seconds = String(Math.max(0, Math.ceil(left)));
     return left > 0;
   };
