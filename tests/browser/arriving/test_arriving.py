@@ -207,3 +207,34 @@ async def test_countdowns_say_days_and_the_local_day_hours_and_minutes(at: Page,
     await expect(near_card).to_have_text(re.compile(r"^starts in 3 h (20|19) min$"))
     await far_card.scroll_into_view_if_needed()
     await snap(at, shots, f"arriving-countdown-{at.size}")  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ 18: the lobby on a phone
+
+
+async def test_the_lobby_shows_tournaments_first_on_a_phone_and_no_commitments(at: Page, api: Api, shots: Path) -> None:
+    t = organised(api, f"Lobby {secrets.token_hex(2)}")
+    await at.goto("/#/lobby")
+    card = at.locator(f"[data-tournament='{t['id']}']")
+    await expect(card).to_be_visible()
+    await expect(at.locator("#main .commitment")).to_have_count(0)
+    assert t["commitment"][:8] not in await at.locator("#main").inner_text()
+    tops = await at.evaluate(
+        """() => [document.querySelector('.lobby-page .tournaments').getBoundingClientRect().top,
+                  document.querySelector('[data-form=register]').getBoundingClientRect().top,
+                  document.querySelector('.lobby-page .tournaments').getBoundingClientRect().left,
+                  document.querySelector('[data-form=register]').getBoundingClientRect().left]"""
+    )
+    if at.size in TOUCH:  # type: ignore[attr-defined]
+        assert tops[0] < tops[1], tops  # the tournaments above the registration
+    else:
+        assert tops[2] > tops[3], tops  # beside it, on the right
+    await no_sideways(at)
+    await snap(at, shots, f"arriving-lobby-{at.size}")  # type: ignore[attr-defined]
+    # The commitment is on the tournament's page: shortened, whole on a tap.
+    await at.goto(f"/#/join/{t['id']}")
+    short = at.locator("[data-field=commitment-short]")
+    await expect(short).to_have_text(f"{t['commitment'][:8]}\u2026{t['commitment'][-6:]}")
+    await short.click()
+    await expect(at.locator("[data-field=commitment]")).to_have_text(t["commitment"])
+    await no_sideways(at)

@@ -6,6 +6,7 @@ import { signInThenReturn } from "./account.js";
 import { VARIANT_NAMES, certifiedBadge, dealsNote, describeSettings, el, explain, notify, showWho, fill } from "../lib/ui.js";
 import { timeSpan } from "../lib/time.js";
 import { checkCode, checkName } from "../lib/checks.js";
+import { commitmentLine } from "../standings/cards.js";
 import { teamSelect, teamsNote } from "../lib/teams.js";
 
 const decode = (text) => {
@@ -155,6 +156,7 @@ export function mount(main, tidText, codeText) {
     const parts = [el("h1", {}, t.name),
       aboutTournament(t),
       el("p", { class: "rules muted" }, describeSettings(t.settings)),
+      commitmentLine(t),
       dealsNote(t.settings),
       accessNote(t), teamsNote(t), error];
     if (!open) {

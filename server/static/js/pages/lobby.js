@@ -1,6 +1,6 @@
 // The lobby (#/lobby): who you are (register, or paste a token), your entries, and every
 // tournament by status with its game, settings, time limit, entrants, when it opens or closes
-// (relatively, "closes in 5 min"), its commitment shortened and, once finished, its winner.
+// (relatively, "closes in 5 min") and, once finished, its winner; its commitment is on its own page.
 
 import { api, forgetPlayer, player, setPlayer } from "../lib/api.js";
 import { accessNote } from "./join.js";
@@ -10,7 +10,7 @@ import { signInThenReturn } from "./account.js";
 import { certifiedBadge, clock, copyText, countdown, describeSettings, el, explain, notify, showWho, statusName, when } from "../lib/ui.js";
 import { timeSpan } from "../lib/time.js";
 import { checkCode, checkName } from "../lib/checks.js";
-import { cardTime, commitmentLine, winnerLine } from "../standings/cards.js";
+import { cardTime, winnerLine } from "../standings/cards.js";
 import { gameTitle, matchesByEntry, matchStatus } from "../matches/common.js";
 import { bracketLabel, bracketsOf, bracketStatus } from "../brackets/common.js";
 
@@ -53,7 +53,6 @@ export function mount(main) {
   let alive = true;
   const typed = {}; // entry codes being typed, kept across refreshes
   const teamsChosen = {}; // the team chosen for each team battle, kept across refreshes
-  const opened = new Set(); // the tournaments whose whole commitment is shown, kept across refreshes
   let freshToken = null; // shown until the player says it is kept
 
   async function refresh() {
@@ -270,7 +269,6 @@ export function mount(main) {
         el("div", {}, el("dt", {}, "Entrants"), el("dd", { "data-field": "entrants" }, t.entrants))),
       cardTime(t),
       winnerLine(t),
-      commitmentLine(t, opened),
       el("div", { class: "row actions" }, actions));
   }
 
