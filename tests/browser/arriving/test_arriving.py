@@ -5,6 +5,7 @@ targets a finger can hit, and every page with its own title and one heading."""
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from collections.abc import AsyncIterator
@@ -238,3 +239,56 @@ async def test_the_lobby_shows_tournaments_first_on_a_phone_and_no_commitments(a
     await short.click()
     await expect(at.locator("[data-field=commitment]")).to_have_text(t["commitment"])
     await no_sideways(at)
+
+
+# ------------------------------------------------------------------ 19: targets a finger can hit
+
+SMALL_TARGETS = """() => {
+  const out = [];
+  const targets = 'header.top a, .btn, button, summary, select, label:has(> input[type=radio]),'
+    + ' label:has(> input[type=checkbox]), input:not([type=radio]):not([type=checkbox]):not([type=hidden])';
+  for (const n of document.querySelectorAll(targets)) {
+    const r = n.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(n).visibility === 'hidden') continue;
+    if (n.closest('dialog:not([open]), details:not([open]) > :not(summary), .board')) continue;
+    if (r.width < 43.5 || r.height < 43.5) {
+      const name = (n.dataset.action || n.dataset.field || n.name || n.textContent || n.tagName).trim().slice(0, 24);
+      out.push(`${n.tagName.toLowerCase()} "${name}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", TOUCH)
+async def test_every_target_is_44_px_on_a_touch_screen(
+    browser: Browser, server: ServerProcess, api: Api, size: str, shots: Path
+) -> None:
+    t = organised(api, f"Fingers {secrets.token_hex(2)}", entry_code="letmein", listed=True)
+    player_id, token = api.register("thumbs")
+    api.join(organised(api, f"Joined {secrets.token_hex(2)}", listed=True)["id"], token)
+    routes = ["#/lobby", "#/account", f"#/join/{t['id']}", "#/settings", f"#/board/{t['id']}", "#/matches"]
+    found: dict[str, list[str]] = {}
+    for signed_in in (False, True):
+        context = await new_context(browser, server, **SIZES[size])
+        page = await context.new_page()
+        errors = js_errors(page)
+        if signed_in:
+            me = json.dumps(json.dumps({"id": player_id, "name": "thumbs", "token": token}))
+            await context.add_init_script(
+                f"if (location.protocol.startsWith('http')) localStorage.setItem('spidertour.player', {me});"
+            )
+        for route in routes:
+            await page.goto("about:blank")
+            await page.goto(f"/{route}")
+            await page.wait_for_load_state("networkidle")
+            await page.wait_for_timeout(150)
+            small = await page.evaluate(SMALL_TARGETS)
+            if small:
+                found[f"{route} {'signed in' if signed_in else 'signed out'}"] = small
+            await no_sideways(page)
+            name = route.split("/")[1]
+            await snap(page, shots, f"arriving-targets-{name}-{'in' if signed_in else 'out'}-{size}", full_page=True)
+        await context.close()
+        assert errors == []
+    assert found == {}, found
