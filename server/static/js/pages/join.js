@@ -153,6 +153,7 @@ export function mount(main, tidText, codeText) {
     const code = el("input", { name: "entry_code", "data-field": "entry-code", maxlength: 64, autocapitalize: "none",
       spellcheck: "false", autocomplete: "off", value: decode(codeText) });
     const me = player();
+    document.title = `Join: ${t.name} \u00b7 spidertour`;
     const parts = [el("h1", {}, t.name),
       aboutTournament(t),
       el("p", { class: "rules muted" }, describeSettings(t.settings)),

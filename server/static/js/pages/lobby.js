@@ -43,7 +43,7 @@ export function mount(main) {
   const playNow = el("div", { class: "panel play-now-card" },
     el("a", { class: "btn primary big", href: "#/matches", "data-action": "play-now" }, "Play now"),
     el("p", { class: "muted small" }, "A match at once against players of your level: same deal, higher score wins."));
-  page.append(el("div", { class: "lobby-side" }, playNow, you), lists);
+  page.append(el("h1", { class: "sr-only" }, "Lobby"), el("div", { class: "lobby-side" }, playNow, you), lists);
   main.append(page);
   let entries = [];
   let tournaments = [];
