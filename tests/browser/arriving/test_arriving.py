@@ -18,7 +18,6 @@ import pytest_asyncio
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.conftest import js_errors, new_context, snap
-from tests.browser.phones import test_every_page as every_page
 from tests.client import Api, bearer
 from tests.serverproc import ServerProcess
 
@@ -295,45 +294,8 @@ async def test_every_target_is_44_px_on_a_touch_screen(
     assert found == {}, found
 
 
-# ------------------------------------------------------------------ 20: titles, one heading, the header
-
-HEADINGS = "() => [document.title, [...document.querySelectorAll('h1')].map((h) => h.textContent.trim())]"
-# The game page is the table itself, headed by its score bar (its heading is the game page's to add).
-NO_HEADING_YET = {"game"}
-world = every_page.world  # the club's evening of the every-page test: every page filled
-
-
-@pytest.mark.parametrize("size", ["desktop"])
-async def test_every_page_has_its_own_title_and_one_heading(
-    browser: Browser, server: ServerProcess, world: dict[str, Any], size: str
-) -> None:
-    context = await new_context(browser, server, **SIZES[size])
-    me = json.dumps(json.dumps(world["player"]))
-    admin = json.dumps(world["organiser"])
-    await context.add_init_script(
-        f"if (location.protocol.startsWith('http')) {{ localStorage.setItem('spidertour.player', {me});"
-        f" sessionStorage.setItem('spidertour.admin', {admin}); }}"
-    )
-    page = await context.new_page()
-    errors = js_errors(page)
-    found: dict[str, Any] = {}
-    titles: dict[str, str] = {}
-    for name, route in every_page._routes(world):
-        await page.goto("about:blank")
-        await page.goto(f"/{route}")
-        await page.wait_for_load_state("networkidle")
-        await page.wait_for_timeout(200)
-        title, h1s = await page.evaluate(HEADINGS)
-        if (len(h1s) != 1 and name not in NO_HEADING_YET) or title == "spidertour":
-            found[name] = (title, h1s)
-        titles[name] = title
-    await context.close()
-    assert found == {}, found
-    assert errors == []
-    twins = {name: title for name, title in titles.items() if list(titles.values()).count(title) > 1}
-    assert twins == {}, twins  # each page its own
-    assert titles["account"] == "Account \u00b7 spidertour" and titles["lobby"] == "Lobby \u00b7 spidertour"
-    assert titles["join"].startswith("Join: ")
+# ------------------------------------------------------------------ 20: the header (the titles and the one
+# heading of every page: tests/browser/phones/test_every_page.py)
 
 
 @pytest.mark.parametrize("size", list(SIZES))
