@@ -126,7 +126,7 @@ async def limit_refusal(db: Db, player_id: int, tournament: asyncpg.Record) -> s
     found = await store.rating_of(db, player_id, game)
     value = ordinal(found or DEFAULT)
     if found is None:
-        yours = f"you are unrated in {game}, which counts as the model's default rating {value:.2f}"
+        yours = f"you are unrated in {game}, where a new player counts as {value:.2f}"
     else:
         yours = f"your {game} rating is {value:.2f}"
     if low is not None and value < low:

@@ -3,6 +3,7 @@
 
 import { apply, gameSuits } from "./lib/prefs.js";
 import { notify, showWho } from "./lib/ui.js";
+import { titleFromHeading } from "./lib/title.js";
 
 const ROUTES = [
   [/^#\/lobby$/, () => import("./pages/lobby.js")],
@@ -51,6 +52,7 @@ async function route() {
   showWho();
   gameSuits(null);  // the game page and the replays say which game is on screen
   document.body.dataset.route = hash.split("/")[1] || "lobby";
+  titleFromHeading(main, document.body.dataset.route);
   cleanup = module.mount(main, ...hash.match(pattern).slice(1)) || null;
   window.scrollTo(0, 0);
 }

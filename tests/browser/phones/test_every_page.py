@@ -2,8 +2,8 @@
 as a club would fill it: a running tournament with players, a finished one, a series, a club, an
 organiser's pages: its dashboard, the new tournament's form with every option unfolded, a sitting's
 live page with its entrants. On none of them may the page scroll sideways, no button, link or field
-may sit off screen (in a table that scrolls sideways, say), and no page may say "null",
-"undefined", "NaN" or "[object ...]"."""
+may sit off screen (in a table that scrolls sideways, say), no page may say "null",
+"undefined", "NaN" or "[object ...]", and each has its own title and one h1."""
 
 from __future__ import annotations
 
@@ -50,6 +50,11 @@ OFF_SCREEN = """() => {
   }
   return out;
 }"""
+
+# Each page's title and headings: its own title, exactly one h1 (the game page is the table itself,
+# headed by its score bar: an h1 there is the game page's to add).
+HEADINGS = "() => [document.title, [...document.querySelectorAll('h1')].map((h) => h.textContent.trim())]"
+NO_HEADING_YET = {"game"}
 
 
 def _ask(api: Api, token: str) -> dict[str, Any]:
@@ -199,6 +204,7 @@ async def test_no_page_scrolls_sideways(
     page: Page = await context.new_page()
     errors = js_errors(page)
     found: dict[str, list[str]] = {}
+    titles: dict[str, str] = {}
     try:
         for name, route in _routes(world):
             await page.goto("about:blank")  # a full load each time: a hash change alone keeps the old page a while
@@ -212,6 +218,10 @@ async def test_no_page_scrolls_sideways(
                     await details.evaluate("(d) => { d.open = true; }")
             await page.wait_for_timeout(150)
             out = await page.evaluate(OFF_SCREEN)
+            title, h1s = await page.evaluate(HEADINGS)
+            if title == "spidertour" or (len(h1s) != 1 and name not in NO_HEADING_YET):
+                out.append(f"title {title!r}, headings {h1s}")
+            titles[name] = title
             said = await page.locator("#main").inner_text()
             out += [f"says {word!r}" for word in re.findall(r"\b(?:null|undefined|NaN)\b|\[object \w+\]", said)]
             if out:
@@ -224,6 +234,8 @@ async def test_no_page_scrolls_sideways(
         await context.close()
     assert found == {}, found
     assert errors == []
+    twins = {name: title for name, title in titles.items() if list(titles.values()).count(title) > 1}
+    assert twins == {}, twins  # every page its own title
 
 
 async def _open_organiser_sections(page: Page, name: str, world: dict[str, Any]) -> None:

@@ -100,7 +100,11 @@ async def test_rating_limits_refuse_a_join_with_the_reason(api: Api, server: Any
     path = f"/api/tournaments/{floor['id']}/entries"
     assert_error(api.http.post(path, headers={"authorization": f"Bearer {tb}"}), 403, f"{weak:.2f}", "minimum 0.5")
     assert_error(
-        api.http.post(path, headers={"authorization": f"Bearer {fresh}"}), 403, "unrated", "default", "minimum 0.5"
+        api.http.post(path, headers={"authorization": f"Bearer {fresh}"}),
+        403,
+        "unrated",
+        "a new player counts as",
+        "minimum 0.5",
     )
     await play(api, server.ws_url, floor["id"], seed, Plan(ta, start=False))  # within: joins
 
@@ -112,7 +116,8 @@ async def test_rating_limits_refuse_a_join_with_the_reason(api: Api, server: Any
     # Another game's limit reads that game's rating: unrated there.
     other = create(api, unique("seed"), ONE_SUIT, rating_min=0.5)
     r = api.http.post(f"/api/tournaments/{other['id']}/entries", headers={"authorization": f"Bearer {ta}"})
-    assert_error(r, 403, "unrated in spider78/1")
+    assert_error(r, 403, "unrated in spider78/1, where a new player counts as")
+    assert "model" not in r.json()["detail"]  # said to a player: no statistics' words
     # With an entry code too: both reasons at once.
     coded = create(api, unique("seed"), rating_min=0.5, entry_code="letmein")
     r = api.http.post(

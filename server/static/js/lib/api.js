@@ -51,6 +51,37 @@ export const setAdminToken = (t) => (t ? sessionStorage.setItem(ADMIN_KEY, t) : 
  * scripts), else this device's session, whose account may be an organiser (its rights come with it). */
 export const organiserToken = () => adminToken() || (player() || {}).token || "";
 
+/** The fields a form sends, as a person calls them (a key's [index] and .path left out). */
+const FIELD_LABELS = {
+  name: "the display name", handle: "the handle", password: "the password", code: "the sign-in code",
+  entry_code: "the entry code", invite: "the invite", team: "the team", points: "the points",
+  time_limit: "the time limit", opens_at: "the opening time", closes_at: "the closing time", seed: "the seed",
+  settings: "the settings", suits: "the number of suits", variant: "the game", rating_min: "the lowest rating",
+  rating_max: "the highest rating", every_minutes: "how often", data: "the form",
+};
+
+/** What is wrong with one field, in plain words: "The display name is empty: type one." */
+function plainProblem({ key = "", message = "" }) {
+  const base = String(key).replace(/\[(\d+)\]/g, "").split(".").pop();
+  const index = String(key).match(/\[(\d+)\]/);
+  const label = `${FIELD_LABELS[base] || `the ${base.replace(/_/g, " ")}`}${index ? ` (number ${Number(index[1]) + 1})` : ""}`;
+  const m = String(message);
+  let what = "is not valid: change it and try again";
+  let n;
+  if ((n = m.match(/length >= (\d+)/))) what = Number(n[1]) <= 1 ? "is empty: fill it in" : `needs at least ${n[1]} characters`;
+  else if ((n = m.match(/length <= (\d+)/))) what = `is too long: at most ${n[1]} characters`;
+  else if (/got `null`/.test(m) || /missing required/i.test(m)) what = "is missing: fill it in";
+  else if (/Expected `(int|float|number)/.test(m)) what = "must be a number";
+  else if ((n = m.match(/>= (-?[\d.]+)/))) what = `must be at least ${n[1]}`;
+  else if ((n = m.match(/<= (-?[\d.]+)/))) what = `must be at most ${n[1]}`;
+  else if (/pattern/.test(m)) what = "has characters that are not allowed";
+  else if (/datetime/.test(m)) what = "must be a date and time";
+  return `${label[0].toUpperCase()}${label.slice(1)} ${what}.`;
+}
+
+/** A server's validation errors (its `extra`) as plain sentences, one a field. */
+export const plainProblems = (extra) => extra.map(plainProblem).join(" ");
+
 async function call(method, path, { body, token, raw = false, type = "application/json", accept } = {}) {
   const headers = {};
   if (body !== undefined) headers["content-type"] = type;
@@ -68,7 +99,8 @@ async function call(method, path, { body, token, raw = false, type = "applicatio
     } catch {
       /* not JSON */
     }
-    if (Array.isArray(extra) && extra.length) detail += `: ${extra.map((e) => `${e.key}: ${e.message}`).join("; ")}`;
+    if (Array.isArray(extra) && extra.length) detail = plainProblems(extra);
+    else if (/^(Validation failed|JSON is malformed)/.test(detail)) detail = "The server could not read this form: check every field and try again.";
     const wait = Number(response.headers.get("retry-after"));
     if (response.status === 401 && token && token === (player() || {}).token) signedOut();
     throw new ApiError(response.status, detail, extra, Number.isFinite(wait) && wait > 0 ? wait : null);

@@ -40,6 +40,26 @@ export function relative(iso, now = Date.now()) {
   return diff > 0 ? `in ${span}` : `${span} ago`;
 }
 
+const DAY_AND_TIME = new Intl.DateTimeFormat(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit",
+  hourCycle: "h23" });
+
+/** How long until `at`, `seconds` from now, as a countdown says it: over a day, the days and the local
+ * day and time ("6 days, Thu 18:00"); over an hour, "3 h 20 min"; under, minutes and seconds ("4:05"). */
+export function until(seconds, at = new Date(Date.now() + seconds * 1000)) {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s >= 86400) {
+    const days = Math.floor(s / 86400);
+    const p = Object.fromEntries(DAY_AND_TIME.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
+    return `${days} day${days === 1 ? "" : "s"}, ${p.weekday} ${p.hour}:${p.minute}`;
+  }
+  if (s >= 3600) {
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    return m ? `${h} h ${m} min` : `${h} h`;
+  }
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
 const WEEK = 7 * 24 * 3600 * 1000;
 let ticking = false;
 

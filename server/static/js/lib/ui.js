@@ -1,6 +1,7 @@
 // Small DOM helpers shared by every page: building elements, messages, dialogs, formatting.
 
 import { api, player } from "./api.js";
+import { until } from "./time.js";
 
 /** el("div", {class: "x", "data-col": 3, onclick: fn}, "text", child, ...) */
 export function el(tag, attrs = {}, ...children) {
@@ -25,11 +26,13 @@ const MAX_NOTICES = 3;
 
 /**
  * A short message at the top of the screen (role=alert); `kind` is "error", "ok" or "info". A tap
- * dismisses it; the same message again replaces the one shown, and only the newest three stay.
+ * dismisses it; the same message again replaces the one shown, a new error replaces the error shown,
+ * and only the newest three stay.
  */
 export function notify(message, kind = "info", ms = 4000) {
   const box = document.getElementById("notices");
   for (const old of box.querySelectorAll(".notice")) if (old.dataset.text === String(message)) old.remove();
+  if (kind === "error") box.querySelectorAll(".notice.error").forEach((old) => old.remove()); // one error at a time
   const note = el("div", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status", title: "Dismiss",
     "data-text": String(message), onclick: () => note.remove() }, message);
   box.append(note);
@@ -69,14 +72,14 @@ export function clock(seconds) {
   return `${h ? `${h}:` : ""}${mm}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/** A live countdown to `iso` ("starts in 1:23"), updated every second while it is on the page;
+/** A live countdown to `iso` ("starts in 1:23", "in 3 h 20 min", "in 6 days, Thu 18:00"), updated every second while it is on the page;
  * `done` is shown once the time has come. */
 export function countdown(iso, label = "starts in", done = "starting\u2026") {
   const target = new Date(iso).getTime();
   const node = el("span", { class: "countdown", "data-field": "countdown" });
   const draw = () => {
     const left = (target - Date.now()) / 1000;
-    node.textContent = left > 0 ? `${label} ${clock(left)}` : done;
+    node.textContent = left > 0 ? `${label} ${until(left, target)}` : done;
     node.dataset.seconds = String(Math.max(0, Math.ceil(left)));
     return left > 0;
   };

@@ -4,6 +4,7 @@
 
 import { api, forgetPlayer, player, setPlayer } from "../lib/api.js";
 import { confirmDialog, el, explain, notify, showWho, fill } from "../lib/ui.js";
+import { checkCode, checkHandle, checkName, checkPassword, firstProblem } from "../lib/checks.js";
 
 const AFTER_KEY = "spidertour.after-sign-in";
 
@@ -35,8 +36,15 @@ export function mount(main) {
   let alive = true;
 
   function fail(err) {
-    error.textContent = explain(err);
+    error.textContent = typeof err === "string" ? err : explain(err);
     error.hidden = false;
+    error.scrollIntoView({ block: "nearest" });
+  }
+
+  /** A form's own check before it is sent: false (and the problem said) when something is to fix. */
+  function checked(problem) {
+    if (problem) fail(problem);
+    return !problem;
   }
 
   function clear() {
@@ -75,7 +83,7 @@ export function mount(main) {
       secret.required = !withCode.checked;
       code.required = withCode.checked;
     });
-    const form = el("form", { class: "panel stack-form", "data-form": "sign-in" },
+    const form = el("form", { class: "panel stack-form", "data-form": "sign-in", novalidate: true },
       el("h2", {}, "Sign in"),
       field("Handle", handle), secretField, codeField,
       el("label", { class: "check-field" }, withCode, "I have a code"),
@@ -83,6 +91,8 @@ export function mount(main) {
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       clear();
+      if (!checked(firstProblem(checkHandle(handle.value),
+        withCode.checked ? checkCode(code.value, "sign-in code") : checkPassword(secret.value)))) return;
       const body = withCode.checked ? { handle: handleOf(handle.value), code: code.value.trim() }
         : { handle: handleOf(handle.value), password: secret.value };
       try {
@@ -99,7 +109,7 @@ export function mount(main) {
     const name = input("name", { required: true, maxlength: 40, autocomplete: "nickname", placeholder: "Ann" });
     const handle = handleInput();
     const secret = passwordInput(true);
-    const form = el("form", { class: "panel stack-form", "data-form": "sign-up" },
+    const form = el("form", { class: "panel stack-form", "data-form": "sign-up", novalidate: true },
       el("h2", {}, "New account"),
       field("Display name", name),
       field("Handle", handle, "3 to 24 letters, digits, _ or -; shown as @handle. Capitals count as small letters."),
@@ -108,6 +118,7 @@ export function mount(main) {
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       clear();
+      if (!checked(firstProblem(checkName(name.value), checkHandle(handle.value), checkPassword(secret.value, true)))) return;
       try {
         const made = await api.signUp(name.value.trim(), handleOf(handle.value), secret.value);
         await signedIn(made.token, { id: made.id, name: made.name, handle: made.handle });
@@ -121,7 +132,7 @@ export function mount(main) {
   function upgradeForm(me) {
     const handle = handleInput();
     const secret = passwordInput(true);
-    const form = el("form", { class: "panel stack-form", "data-form": "upgrade" },
+    const form = el("form", { class: "panel stack-form", "data-form": "upgrade", novalidate: true },
       el("h2", {}, "Keep this player: make it an account"),
       el("p", { class: "muted" }, "Choose a handle and a password to sign in on any device. ",
         "Your entries stay yours, and this device stays signed in."),
@@ -130,6 +141,7 @@ export function mount(main) {
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       clear();
+      if (!checked(firstProblem(checkHandle(handle.value), checkPassword(secret.value, true)))) return;
       try {
         const out = await api.upgrade(handleOf(handle.value), secret.value);
         setPlayer({ ...me, id: out.id, name: out.name, handle: out.handle });
@@ -146,7 +158,7 @@ export function mount(main) {
   /** A club member who signs in with a code chooses a password (its code then stops working). */
   function passwordForm(me) {
     const secret = passwordInput(true);
-    const form = el("form", { class: "panel stack-form", "data-form": "choose-password" },
+    const form = el("form", { class: "panel stack-form", "data-form": "choose-password", novalidate: true },
       el("h3", {}, "Choose a password"),
       el("p", { class: "muted" }, "You sign in with a code from your club. With a password of your own you sign in ",
         "with it instead, and the code stops working."),
@@ -155,6 +167,7 @@ export function mount(main) {
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       clear();
+      if (!checked(checkPassword(secret.value, true))) return;
       try {
         await api.upgrade(me.handle, secret.value);
         notify(`From now on @${me.handle} signs in with this password`, "ok");

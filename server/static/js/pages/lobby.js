@@ -1,15 +1,16 @@
 // The lobby (#/lobby): who you are (register, or paste a token), your entries, and every
 // tournament by status with its game, settings, time limit, entrants, when it opens or closes
-// (relatively, "closes in 5 min"), its commitment shortened and, once finished, its winner.
+// (relatively, "closes in 5 min") and, once finished, its winner; its commitment is on its own page.
 
 import { api, forgetPlayer, player, setPlayer } from "../lib/api.js";
 import { accessNote } from "./join.js";
 import { teamSelect, teamsNote } from "../lib/teams.js";
 import { practiseButton } from "../competitions/practice.js";
 import { signInThenReturn } from "./account.js";
-import { certifiedBadge, clock, copyText, countdown, describeSettings, el, notify, showWho, statusName, when } from "../lib/ui.js";
+import { certifiedBadge, clock, copyText, countdown, describeSettings, el, explain, notify, showWho, statusName, when } from "../lib/ui.js";
 import { timeSpan } from "../lib/time.js";
-import { cardTime, commitmentLine, winnerLine } from "../standings/cards.js";
+import { checkCode, checkName } from "../lib/checks.js";
+import { cardTime, winnerLine } from "../standings/cards.js";
 import { gameTitle, matchesByEntry, matchStatus } from "../matches/common.js";
 import { bracketLabel, bracketsOf, bracketStatus } from "../brackets/common.js";
 import { tournamentState } from "../lib/state.js";
@@ -43,7 +44,7 @@ export function mount(main) {
   const playNow = el("div", { class: "panel play-now-card" },
     el("a", { class: "btn primary big", href: "#/matches", "data-action": "play-now" }, "Play now"),
     el("p", { class: "muted small" }, "A match at once against players of your level: same deal, higher score wins."));
-  page.append(el("div", { class: "lobby-side" }, playNow, you), lists);
+  page.append(el("h1", { class: "sr-only" }, "Lobby"), el("div", { class: "lobby-side" }, playNow, you), lists);
   main.append(page);
   let entries = [];
   let tournaments = [];
@@ -53,14 +54,13 @@ export function mount(main) {
   let alive = true;
   const typed = {}; // entry codes being typed, kept across refreshes
   const teamsChosen = {}; // the team chosen for each team battle, kept across refreshes
-  const opened = new Set(); // the tournaments whose whole commitment is shown, kept across refreshes
   let freshToken = null; // shown until the player says it is kept
 
   async function refresh() {
     try {
       [tournaments, brackets] = await Promise.all([api.tournaments(), api.brackets().catch(() => [])]);
     } catch (err) {
-      lists.replaceChildren(el("p", { class: "error" }, `Could not load the tournaments: ${err.message}`));
+      lists.replaceChildren(el("p", { class: "error" }, `Could not load the tournaments: ${explain(err)}`));
       return;
     }
     if (player()) {
@@ -96,8 +96,10 @@ export function mount(main) {
         el("p", { class: "intro" }, "Timed Spider solitaire tournaments: every entrant gets the same deal and the same ",
           "clock. Pick a name to get your player token; no password, no e-mail. Have an account? ",
           el("a", { href: "#/account", "data-action": "sign-in" }, "Sign in"), "."),
-        el("form", { class: "stack", "data-form": "register", onsubmit: (e) => { e.preventDefault(); register(name.value); } },
+        el("form", { class: "stack", "data-form": "register", novalidate: true,
+          onsubmit: (e) => { e.preventDefault(); register(name.value); } },
           el("label", {}, "Display name", name),
+          el("p", { class: "error", "data-field": "error", role: "alert", hidden: true }),
           el("button", { class: "btn primary", type: "submit" }, "Register")),
         el("details", { class: "have-token" }, el("summary", {}, "I already have a token"),
           el("form", { class: "stack", onsubmit: (e) => { e.preventDefault(); useToken(pasted.value.trim()); } },
@@ -171,16 +173,23 @@ export function mount(main) {
         el("a", { class: "btn small ghost", href: `#/board/${e.tournament_id}` }, "Leaderboard")));
   }
 
-  async function register(name) {
+  async function register(text) {
+    const said = you.querySelector("[data-form=register] [data-field=error]");
+    const say = (problem) => {
+      said.textContent = problem;
+      said.hidden = false;
+    };
+    const problem = checkName(text);
+    if (problem) return say(problem);
     try {
-      const created = await api.register(name);
+      const created = await api.register(text.trim());
       setPlayer({ id: created.id, name: created.name, token: created.token });
       entries = [];
       freshToken = created.token;
       drawYou();
       drawLists();
     } catch (err) {
-      notify(err.message, "error");
+      say(explain(err));
     }
   }
 
@@ -193,17 +202,18 @@ export function mount(main) {
       drawYou();
       drawLists();
     } catch (err) {
-      notify(err.status === 401 ? "The server does not know this token." : err.message, "error");
+      notify(err.status === 401 ? "The server does not know this token: check it, or register a new player." : explain(err), "error");
     }
   }
 
   async function join(t, code, team) {
+    if (t.entry_code_needed && checkCode(code)) return notify(`${t.name}: ${checkCode(code)}`, "error");
     try {
       const entry = await api.join(t.id, code, team);
       await api.myEntries();
       location.hash = `#/play/${entry.id}`;
     } catch (err) {
-      notify(err.message, "error");
+      notify(explain(err), "error");
       refresh();
     }
   }
@@ -260,7 +270,6 @@ export function mount(main) {
         el("div", {}, el("dt", {}, "Entrants"), el("dd", { "data-field": "entrants" }, t.entrants))),
       cardTime(t),
       winnerLine(t),
-      commitmentLine(t, opened),
       el("div", { class: "row actions" }, actions));
   }
 

@@ -65,7 +65,7 @@ export function mount(main, id) {
       if (key !== shownStatus) {
         shownStatus = key;
         title.textContent = t.name;
-        document.title = `${t.name} \u00b7 spidertour`;
+        document.title = `${t.name} \u00b7 organising \u00b7 spidertour`;
         fill(head, standing(t));
         fill(share, ["finished", "cancelled"].includes(t.status) ? null : shareLine(t));
         fill(card, tournamentCard(t, () => poll(), { live: true }));
