@@ -1,0 +1,151 @@
+"""The result panel at a game's end, on a phone upright and sideways (by touch) and on a desktop: read
+from its top at every size (its heading in view, or brought into view by scrolling the panel to its
+top), and never a `null`, `undefined` or `NaN` in it, whatever the game (one deal, several deals,
+practice, a match's seat)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Browser, Page, expect
+
+from tests.browser.conftest import js_errors, new_context, snap
+from tests.browser.helpers import sign_in
+from tests.client import Api
+from tests.server.competitions.practice_kit import ONE_SUIT, play, reveals, wait_finished_with_par
+from tests.serverproc import ServerProcess
+
+SIZES = {
+    "phone": ({"width": 360, "height": 740}, True),
+    "landscape": ({"width": 740, "height": 360}, True),
+    "desktop": ({"width": 1280, "height": 800}, False),
+}
+SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 2, "time_limit": 600}
+PRACTICE_SEED = "result-practice"
+
+# The panel's heading: where it is, and where it would be once the panel is scrolled to its top.
+HEADING = """() => {
+  const panel = document.querySelector('.over-panel');
+  const h = panel.querySelector('h2');
+  const shown = h.getBoundingClientRect();
+  const scrolledBy = panel.scrollTop;
+  const panelBox = panel.getBoundingClientRect();
+  const top = shown.top + scrolledBy;  // scrolled back to its top, the heading comes down by as much
+  const hit = document.elementFromPoint(shown.left + shown.width / 2, Math.max(0, shown.top) + 2);
+  const by = hit ? hit.className + " " + hit.tagName : "nothing";
+  return {by, top, bottom: top + shown.height, panelTop: panelBox.top, panelBottom: panelBox.bottom,
+          height: window.innerHeight, text: h.textContent, covered: !(hit && panel.contains(hit))};
+}"""
+# Words a page must never say.
+BAD_WORDS = r"\b(null|undefined|NaN)\b"
+
+
+class Screen:
+    def __init__(self, page: Page, touch: bool, name: str) -> None:
+        self.page = page
+        self.touch = touch
+        self.name = name
+
+    async def press(self, selector: str) -> None:
+        target = self.page.locator(selector)
+        await (target.tap() if self.touch else target.click())
+
+
+@pytest_asyncio.fixture(params=list(SIZES))
+async def screen(request: pytest.FixtureRequest, browser: Browser, server: ServerProcess) -> AsyncIterator[Screen]:
+    size, touch = SIZES[request.param]
+    context = await new_context(browser, server, viewport=size, has_touch=touch, is_mobile=touch)
+    page = await context.new_page()
+    errors = js_errors(page)
+    yield Screen(page, touch, request.param)
+    await context.close()
+    assert errors == [], f"JavaScript errors: {errors}"
+
+
+@pytest.fixture(scope="module")
+def finished(api: Api, server: ServerProcess) -> int:
+    """A finished tournament (one suit, its par worked out) whose deal can be practised."""
+    tid = api.create_tournament(name="Result cup", seed=PRACTICE_SEED, closes_in=3, **ONE_SUIT)["id"]
+    for name in ("ann", "bob"):
+        _, token = api.register(name)
+        eid = api.join(tid, token)["id"]
+        asyncio.run(play(api, server.ws_url, eid, token, reveals(PRACTICE_SEED, 2, **ONE_SUIT)))
+    wait_finished_with_par(api, tid)
+    return tid
+
+
+async def end(screen: Screen) -> None:
+    await expect(screen.page.locator("[data-action=end]")).to_be_enabled()
+    await screen.press("[data-action=end]")
+    await screen.press("dialog.confirm-dialog [data-action=confirm]")
+    await expect(screen.page.locator(".over-panel")).to_be_visible()
+
+
+async def check_result(screen: Screen, shots: Path, name: str) -> None:
+    """The panel read from its top, no bad word in it, and a picture of it."""
+    page = screen.page
+    panel = page.locator(".over-panel")
+    await expect(panel.locator("[data-part=final_score]")).to_have_text(re.compile(r"^\d+$"))
+    await page.wait_for_timeout(300)  # the place and the final view come in just after
+    where = await page.evaluate(HEADING)
+    assert where["top"] >= 0 and where["bottom"] <= where["height"], f"the heading is out of reach: {where}"
+    assert where["panelTop"] >= 0, f"the panel's top is above the window: {where}"
+    await panel.evaluate("p => { p.scrollTop = 0; }")
+    where = await page.evaluate(HEADING)
+    assert not where["covered"], f"something covers the heading: {where}"
+    await expect(panel.locator("h2")).to_be_in_viewport()
+    said = await panel.inner_text()
+    assert not re.search(BAD_WORDS, said), said
+    await snap(page, shots, f"result-{name}-{screen.name}")
+
+
+async def test_a_one_deal_game(screen: Screen, api: Api, shots: Path) -> None:
+    tour = api.create_tournament(name="One deal", seed="result-one", **SETTINGS)
+    me = await sign_in(screen.page, api, "ann")
+    entry = api.join(tour["id"], me["token"])
+    await screen.page.goto(f"/#/play/{entry['id']}")
+    await screen.press("[data-action=start]")
+    await end(screen)
+    await expect(screen.page.locator(".over-panel [data-field=rank]")).to_contain_text("Your place: 1 of 1")
+    await check_result(screen, shots, "one")
+
+
+async def test_a_game_of_several_deals(screen: Screen, api: Api, shots: Path) -> None:
+    tour = api.create_tournament(name="Two deals", seed="result-deals", deals=2, **SETTINGS)
+    me = await sign_in(screen.page, api, "bea")
+    entry = api.join(tour["id"], me["token"])
+    await screen.page.goto(f"/#/play/{entry['id']}")
+    await screen.press("[data-action=start]")
+    await end(screen)
+    await expect(screen.page.locator(".over-panel [data-field=deals-total]")).to_contain_text("Deal 1 of 2")
+    await check_result(screen, shots, "deals")
+
+
+async def test_a_practice_game(screen: Screen, api: Api, finished: int, shots: Path) -> None:
+    await sign_in(screen.page, api, "cleo")
+    await screen.page.goto(f"/#/finished/{finished}")
+    await screen.press(".finished-page [data-action=practise]")
+    await expect(screen.page).to_have_url(re.compile(r"#/play/\d+$"))
+    await screen.press("[data-action=start]")
+    await end(screen)
+    await expect(screen.page.locator(".over-panel [data-field=would-rank]")).to_have_text(
+        "This would have ranked 3rd of 3."
+    )
+    await check_result(screen, shots, "practice")
+
+
+async def test_a_match_seat(screen: Screen, shots: Path) -> None:
+    page = screen.page
+    await page.goto("/#/matches")
+    await page.locator("[data-field=guest-name]").fill("Dan")
+    await screen.press("article[data-format='spider78-1suit-5min'] [data-action=ask]")
+    await expect(page).to_have_url(re.compile(r"#/play/\d+$"))
+    await end(screen)
+    await expect(page.locator(".over-panel [data-field=match-waiting]")).to_be_visible()
+    await check_result(screen, shots, "match")
