@@ -15,9 +15,10 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, Page, expect
 
+from spidertour.engine import Game, MoveCards, Settings
 from tests.browser.conftest import js_errors, new_context, snap
 from tests.browser.helpers import sign_in
-from tests.client import Api
+from tests.client import Api, Player
 from tests.server.competitions.practice_kit import ONE_SUIT, play, reveals, wait_finished_with_par
 from tests.serverproc import ServerProcess
 
@@ -138,6 +139,37 @@ async def test_a_practice_game(screen: Screen, api: Api, finished: int, shots: P
         "This would have ranked 3rd of 3."
     )
     await check_result(screen, shots, "practice")
+
+
+async def test_the_free_column_bonus_is_said_lost_once_used(
+    screen: Screen, api: Api, server: ServerProcess, shots: Path
+) -> None:
+    settings = {**SETTINGS, "free_column": True}
+    hint = screen.page.locator(".over-panel [data-part=free_column_bonus]")
+    said = screen.page.locator(".over-panel tr:has([data-part=free_column_bonus]) td.muted")
+    me = await sign_in(screen.page, api, "finn")
+    for used in (False, True):
+        tour = api.create_tournament(name="Free cup", seed="result-free", **settings)
+        entry = api.join(tour["id"], me["token"])
+        if used:  # a card into the free column, over the play socket, before the page opens the game
+            player, _ = await Player.connect(server.ws_url, entry["id"], me["token"])
+            await player.start()
+            game = Game(Settings(**settings), "result-free")
+            free = game.free_column
+            assert free is not None
+            src = next(c for c in range(len(game.columns)) if c != free and game.columns[c])
+            moved = await player.play(MoveCards(src, 1, free).to_json())
+            assert moved["type"] == "result" and moved["view"]["free_column_used"] is True, moved
+            await player.close()
+        await screen.page.goto(f"/#/play/{entry['id']}")
+        if not used:
+            await screen.press("[data-action=start]")
+        await end(screen)
+        await expect(hint).to_have_text("0")
+        await expect(said).to_have_text(
+            "lost: the free column was used" if used else "+100 only for a win without the free column"
+        )
+    await check_result(screen, shots, "free-used")
 
 
 async def test_a_match_seat(screen: Screen, shots: Path) -> None:

@@ -13,10 +13,11 @@ export const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of t
 /** A game dealt all face up (Curds and Whey) has nothing to reveal. */
 export const hasReveals = (v) => !VARIANTS[v.variant]?.allUp;
 
-function freeColumnHint(v, o) {
+/** What became of the free column's bonus: lost for good once a card went there, won or not. */
+export function freeColumnHint(v, o) {
   if (v.free_column === null || v.free_column === undefined) return "no free column in this game";
-  if (o.outcome !== "won") return "+100 for a win without the free column";
-  return v.free_column_used ? "the free column was used" : "won without the free column";
+  if (v.free_column_used) return "lost: the free column was used";
+  return o.outcome === "won" ? "won without the free column" : "+100 only for a win without the free column";
 }
 
 /**
