@@ -78,7 +78,7 @@ def finished(api: Api, server: ServerProcess) -> int:
         eid = api.join(tid, token)["id"]
         asyncio.run(play(api, server.ws_url, eid, token, reveals(PRACTICE_SEED, 2, **ONE_SUIT)))
     wait_finished_with_par(api, tid)
-    return tid
+    return int(tid)
 
 
 async def end(screen: Screen) -> None:
@@ -139,6 +139,49 @@ async def test_a_practice_game(screen: Screen, api: Api, finished: int, shots: P
         "This would have ranked 3rd of 3."
     )
     await check_result(screen, shots, "practice")
+
+
+async def test_practice_is_said_unranked_keeps_its_would_be_rank_and_is_on_my_page(
+    screen: Screen, api: Api, finished: int, shots: Path
+) -> None:
+    page = screen.page
+    await sign_in(page, api, "dora")
+    await page.goto(f"/#/finished/{finished}")
+    await screen.press(".finished-page [data-action=practise]")
+    await expect(page).to_have_url(re.compile(r"#/play/\d+$"))
+    entry = int(page.url.rsplit("/", 1)[1])
+    start = page.locator(".start-panel")
+    await expect(start.locator("h2")).to_have_text("Practice: unranked")
+    await expect(start.locator("[data-field=practice-unranked]")).to_contain_text("counts on no leaderboard")
+    await screen.press("[data-action=start]")
+    await end(screen)
+    panel = page.locator(".over-panel")
+    rank = panel.locator("[data-field=would-rank]")
+    await expect(rank).to_have_text("This would have ranked 3rd of 3.")
+    # The score in the head is the final score, as the badge and the panel say it, and named so.
+    final = await panel.locator("[data-part=final_score]").inner_text()
+    await expect(page.locator(".stat-score .label")).to_have_text("Final")
+    await expect(page.locator("[data-stat=score]")).to_have_text(final)
+    await expect(page.locator("[data-field=over]")).to_have_text(re.compile(rf"\u00b7 {final}$"))
+
+    # Reopened: the panel still says where it would have ranked, and the par.
+    await page.reload()
+    await expect(panel).to_be_visible()
+    await expect(rank).to_have_text("This would have ranked 3rd of 3.")
+    await expect(panel.locator("[data-field=practice-par]")).to_contain_text("Par: ")
+    await check_result(screen, shots, "practice-reopened")
+
+    # My page lists it, with its score and the way back to it.
+    await page.goto("/#/me")
+    row = page.locator(f"[data-field=practice] tr[data-practice='{entry}']")
+    await expect(row).to_contain_text("Result cup")
+    await expect(row.locator("[data-field=score]")).to_have_text(final)
+    await expect(row.locator("[data-field=outcome]")).to_have_text("ended")
+    assert not re.search(BAD_WORDS, await page.locator("#main").inner_text())
+    assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    await snap(page, shots, f"me-practice-{screen.name}", full_page=True)
+    await screen.press(f"tr[data-practice='{entry}'] [data-action=practice-game]")
+    await expect(rank).to_have_text("This would have ranked 3rd of 3.")
 
 
 async def test_the_free_column_bonus_is_said_lost_once_used(

@@ -122,7 +122,10 @@ export function mount(main, entryIdText) {
   function draw(v) {
     view = v;
     board.render(v);
-    hud.querySelector("[data-stat=score]").textContent = v.score;
+    // Once over, the final score (time and free-column bonuses in), as the badge and the panel say it.
+    const final = v.over ? (v.final_score ?? v.score) : v.score;
+    hud.querySelector("[data-stat=score]").textContent = final;
+    hud.querySelector(".stat-score .label").textContent = v.over ? "Final" : "Score";
     if (state) showDeal(state, v);
     hud.querySelector("[data-stat=sequences]").textContent = `${v.sequences}/${v.sequences_to_win}`;
     hud.querySelector("[data-stat=reveals]").textContent = v.reveals;
@@ -167,6 +170,8 @@ export function mount(main, entryIdText) {
     matchId = s.match_id ?? matchId;
     standing.setState(matchId || bracket ? { ...s, tournament_id: null } : s);
     if (s.practice) page.dataset.practice = "true";
+    // A practice game over, reopened: where it would have ranked and the par, as its end said.
+    if (s.would_rank !== undefined) lastOver = { ...lastOver, would_rank: s.would_rank, par: s.par };
     showDeal(s, s.view);
     if (first && matchId) loadMatch(matchId, { settings: (x) => { settings = x; }, helpBox, title });
     else if (first) loadGame(s.tournament_id);
@@ -311,7 +316,10 @@ export function mount(main, entryIdText) {
     const button = el("button", { class: "btn primary big", "data-action": "start",
       onclick: () => { button.disabled = true; socket.start(); } }, "Start the game");
     startPanel.replaceChildren(
-      el("h2", {}, "Ready?"),
+      el("h2", {}, s.practice ? "Practice: unranked" : "Ready?"),
+      s.practice ? el("p", { "data-field": "practice-unranked" },
+        "The finished tournament's deal again: this game counts on no leaderboard. At its end you see where ",
+        "it would have ranked.") : null,
       el("p", {}, `The clock (${clock(s.time_limit)}) starts on the server when you press Start, `,
         "and runs until the end even if you leave the page."),
       s.status === "joined" ? button : el("p", {}, `This entry is ${statusName(s.status)}.`));
