@@ -215,6 +215,71 @@ async def test_the_free_column_bonus_is_said_lost_once_used(
     await check_result(screen, shots, "free-used")
 
 
+# Every labelled element a role that may carry its label; nothing to press inside an element with a role
+# whose children are presentational (an image) or that is itself pressed (a button, a link).
+ARIA = """() => {
+  const out = [];
+  const generic = 'div, span, p, b, i, em, strong, small, code';  // no role of their own that a label may name
+  for (const n of document.querySelectorAll('#main [aria-label]')) {
+    const role = n.getAttribute('role');
+    if (n.matches(generic) && (!role || role === 'generic' || role === 'presentation' || role === 'none')) {
+      out.push(`aria-label on a ${n.tagName.toLowerCase()}.${n.className} with no role`);
+    }
+  }
+  const pressed = '#main [role=img], #main [role=button], #main [role=link], #main button, #main a';
+  for (const n of document.querySelectorAll(pressed)) {
+    if (n.querySelector('a[href], button, input, select, textarea, [tabindex]')) {
+      out.push(`something to press inside ${n.tagName.toLowerCase()}.${n.className} (${n.getAttribute('role')})`);
+    }
+  }
+  return out;
+}"""
+FOCUS = "() => { const a = document.activeElement; return a ? (a.dataset.action || a.id || a.tagName) : null; }"
+
+
+async def test_the_result_is_a_dialog_the_keyboard_stays_in(screen: Screen, api: Api, shots: Path) -> None:
+    page = screen.page
+    tour = api.create_tournament(name="Keys cup", seed="result-keys", **SETTINGS)
+    me = await sign_in(page, api, "kit")
+    entry = api.join(tour["id"], me["token"])
+    await page.goto(f"/#/play/{entry['id']}")
+    await screen.press("[data-action=start]")
+    await expect(page.locator(".game-page .board .card").first).to_be_visible()
+    assert await page.evaluate(ARIA) == []
+    await page.keyboard.press("e")  # the End key, then the confirmation by the keyboard too
+    await expect(page.locator("dialog.confirm-dialog")).to_be_visible()
+    await page.locator("dialog.confirm-dialog [data-action=confirm]").focus()
+    await page.keyboard.press("Enter")
+    panel = page.get_by_role("dialog", name="Game ended")
+    await expect(panel).to_be_visible()
+    assert await panel.get_attribute("aria-modal") == "true"
+    await expect(panel.locator("[data-part=final_score]")).to_have_text(re.compile(r"^\d+$"))
+    await page.wait_for_timeout(300)  # the final view redraws the panel: the focus stays in it
+    assert await page.evaluate(FOCUS) == "over-title"
+    assert await panel.evaluate("p => p.contains(document.activeElement)")
+    # Tab goes round the panel's buttons and links, both ways, never out of it.
+    seen = []
+    for _ in range(8):
+        await page.keyboard.press("Tab")
+        assert await panel.evaluate("p => p.contains(document.activeElement)"), seen
+        seen.append(await page.evaluate(FOCUS))
+    assert {"close-result", "see-table"} <= set(seen), seen
+    for _ in range(8):
+        await page.keyboard.press("Shift+Tab")
+        assert await panel.evaluate("p => p.contains(document.activeElement)")
+    assert await page.evaluate(ARIA) == []
+    await snap(page, shots, f"result-dialog-{screen.name}")
+    # Escape leaves it, to the head's Result button; that opens it again, and its Close button leaves it.
+    await page.keyboard.press("Escape")
+    await expect(panel).to_be_hidden()
+    assert await page.evaluate(FOCUS) == "result"
+    await page.keyboard.press("Enter")
+    await expect(panel).to_be_visible()
+    assert await page.evaluate(FOCUS) == "over-title"
+    await screen.press(".over-panel [data-action=close-result]")
+    await expect(panel).to_be_hidden()
+
+
 async def test_a_match_seat(screen: Screen, shots: Path) -> None:
     page = screen.page
     await page.goto("/#/matches")

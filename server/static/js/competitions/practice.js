@@ -39,7 +39,8 @@ export class AnalysisLine {
     this.cells = [];
     this.timer = null;
     this.step = 0;
-    this.bar = el("div", { class: "analysis-bar", role: "img", "aria-label": "where a win existed" });
+    // A group of buttons (one per position), not an image: an image holds nothing to press.
+    this.bar = el("div", { class: "analysis-bar", role: "group", "aria-label": "where a win existed: a position a button" });
     this.note = el("p", { class: "analysis-note muted small", "data-field": "analysis-note" }, "Analysing the game\u2026");
     this.root = el("div", { class: "analysis", "data-field": "analysis", "data-status": "computing" }, this.bar, this.note);
     this.load();

@@ -38,7 +38,9 @@ export function fillOver(panel, o, { view, state, matchId, bracket, startNext, c
   const next = nextDeal(state, startNext);
   const deals = dealsPart(o, state);  // null for a game of one deal: replaceChildren would write "null"
   panel.replaceChildren(
-    el("h2", {}, OUTCOMES[o.outcome] || "Game over"),
+    el("button", { class: "btn ghost close", "data-action": "close-result", "aria-label": "Close", title: "Close (Esc)",
+      onclick: close }, "\u00d7"),
+    el("h2", { id: "over-title", tabindex: -1 }, OUTCOMES[o.outcome] || "Game over"),
     place,
     el("table", { class: "score-parts" }, el("tbody", {},
       hasReveals(v) ? row("Reveals", `${reveals} \u00d7 25`, "reveals", reveals * 25) : null,
