@@ -114,6 +114,8 @@ async def test_a_one_deal_game(screen: Screen, api: Api, shots: Path) -> None:
     await screen.press("[data-action=start]")
     await end(screen)
     await expect(screen.page.locator(".over-panel [data-field=rank]")).to_contain_text("Your place: 1 of 1")
+    link = screen.page.locator(".over-panel [data-field=analysis-link] a")
+    await expect(link).to_have_attribute("href", f"#/finished/{tour['id']}")
     await check_result(screen, shots, "one")
 
 
@@ -137,6 +139,12 @@ async def test_a_practice_game(screen: Screen, api: Api, finished: int, shots: P
     await end(screen)
     await expect(screen.page.locator(".over-panel [data-field=would-rank]")).to_have_text(
         "This would have ranked 3rd of 3."
+    )
+    # Ended at once, on a deal the solver wins: the analysis in the panel says the win was given up.
+    analysis = screen.page.locator(".over-panel [data-field=analysis]")
+    await expect(analysis).to_have_attribute("data-status", "ready", timeout=30_000)
+    await expect(analysis.locator("[data-field=still-winnable]")).to_have_text(
+        "You stopped while the game was still winnable."
     )
     await check_result(screen, shots, "practice")
 

@@ -15,7 +15,7 @@ function practiceRow(e) {
     el("td", { "data-field": "outcome" }, el("span", { class: `badge st-${e.status}` }, statusName(e.status))),
     el("td", { class: "links" },
       el("a", { class: `btn small ${open ? "primary" : "ghost"}`, href: `#/play/${e.id}`, "data-action": "practice-game" },
-        e.status === "joined" ? "Start" : open ? "Resume" : "My result"),
+        e.status === "joined" ? "Start" : open ? "Resume" : "Result & analysis"),
       el("a", { class: "btn small ghost", href: `#/finished/${e.tournament_id}`, "data-action": "replay" }, "All results")));
 }
 

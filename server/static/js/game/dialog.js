@@ -16,7 +16,7 @@ export function resultDialog(panel, opener) {
       return;
     }
     if (e.key !== "Tab") return;
-    const items = [...panel.querySelectorAll(FOCUSABLE)].filter(visible);
+    const items = [...panel.querySelectorAll(FOCUSABLE)].filter((n) => n.tabIndex >= 0 && visible(n));
     if (!items.length) return;
     const first = items[0];
     const last = items[items.length - 1];

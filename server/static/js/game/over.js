@@ -6,6 +6,7 @@ import { VARIANTS } from "../engine/index.js";
 import { countdown, el, ordinal } from "../lib/ui.js";
 import { matchLinks } from "../matches/ingame.js";
 import { bracketLinks } from "../brackets/ingame.js";
+import { AnalysisLine } from "../competitions/practice.js";
 
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
 export const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
@@ -50,6 +51,7 @@ export function fillOver(panel, o, { view, state, matchId, bracket, startNext, c
       el("tr", { class: "total" }, el("td", {}, "Final score"), el("td"),
         el("td", { class: "num", "data-part": "final_score" }, o.final_score)))),
     ...(state?.practice ? practiceLines(o) : []),
+    analysisPart(panel, o, state, matchId || bracket),
     ...(deals ? [deals] : []),
     matchId ? matchLinks(matchId, close) : bracket ? bracketLinks(bracket.bracket_id, close) : el("div", { class: "over-links" },
       next,
@@ -81,6 +83,23 @@ function practiceLines(o) {
         : `Par: the solver found no win (${par.outcome}).`));
   }
   return lines;
+}
+
+/**
+ * Where the win was lost: a practice game's (its tournament is over) drawn here, position by position;
+ * a tournament's game of one deal: a link to its results, where the analysis opens once it is over.
+ */
+function analysisPart(panel, o, s, elsewhere) {
+  panel.analysis?.destroy();
+  panel.analysis = null;
+  if (!s || elsewhere || (s.deals ?? 1) > 1) return null;
+  if (!s.practice) {
+    return el("p", { class: "muted small", "data-field": "analysis-link" }, "Where the win was lost: ",
+      el("a", { href: `#/finished/${s.tournament_id}` }, "the replays"), ", once the tournament is over.");
+  }
+  panel.analysis = new AnalysisLine(s.tournament_id, s.entry_id, () => {}, o.outcome);
+  return el("div", { class: "over-analysis" }, el("p", { class: "small" }, el("b", {}, "Where the win was lost")),
+    panel.analysis.root);
 }
 
 /** Several deals: the total so far, and what comes next. */
