@@ -3,7 +3,7 @@
 
 import { api } from "../lib/api.js";
 import { VARIANTS } from "../engine/index.js";
-import { countdown, el, ordinal } from "../lib/ui.js";
+import { countdown, el, fill, ordinal } from "../lib/ui.js";
 import { matchLinks } from "../matches/ingame.js";
 import { bracketLinks } from "../brackets/ingame.js";
 import { AnalysisLine } from "../competitions/practice.js";
@@ -37,8 +37,8 @@ export function fillOver(panel, o, { view, state, matchId, bracket, startNext, c
   panel.dataset.outcome = o.outcome;
   const place = el("p", { class: "place", "data-field": "rank" }, "Your place: \u2026");
   const next = nextDeal(state, startNext);
-  const deals = dealsPart(o, state);  // null for a game of one deal: replaceChildren would write "null"
-  panel.replaceChildren(
+  const deals = dealsPart(o, state);  // null for a game of one deal: fill() leaves it out (replaceChildren wrote "null")
+  fill(panel,
     el("button", { class: "btn ghost close", "data-action": "close-result", "aria-label": "Close", title: "Close (Esc)",
       onclick: close }, "\u00d7"),
     el("h2", { id: "over-title", tabindex: -1 }, OUTCOMES[o.outcome] || "Game over"),
