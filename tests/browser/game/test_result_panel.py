@@ -266,7 +266,7 @@ async def test_the_result_is_a_dialog_the_keyboard_stays_in(screen: Screen, api:
     assert await page.evaluate(FOCUS) == "over-title"
     assert await panel.evaluate("p => p.contains(document.activeElement)")
     # Tab goes round the panel's buttons and links, both ways, never out of it.
-    seen = []
+    seen: list[str] = []
     for _ in range(8):
         await page.keyboard.press("Tab")
         assert await panel.evaluate("p => p.contains(document.activeElement)"), seen
