@@ -108,6 +108,9 @@ class State(Struct, tag="state"):
     time_left: float | None = None  # seconds on the server's clock
     starts_at: datetime | None = None  # start "together": when the server starts every game (while waiting)
     practice: bool | UnsetType = UNSET  # true on a practice entry (after the finish, unranked); absent otherwise
+    # A practice game once over: where it would have ranked and the par, as its ``over`` said (absent otherwise).
+    would_rank: WouldRank | UnsetType = UNSET
+    par: ParSummary | UnsetType | None = UNSET
     match_id: int | UnsetType = UNSET  # a match's seat: its match (docs/matches.md); absent otherwise
     # Several deals (setting "deals" > 1; left out otherwise): the deal played now or last (1, 2, ...),
     # of how many, and the running total (the final scores of the deals over, plus the current score).

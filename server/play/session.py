@@ -212,8 +212,12 @@ class PlaySession:
         self.events.put_nowait((event, None))
 
     async def _send_state(self) -> None:
-        assert self.live is not None
-        await self.send(state_of(self.live, self._time_left()))
+        live = self.live
+        assert live is not None
+        state = state_of(live, self._time_left())
+        if live.practice and live.game is not None and live.game.over:  # reopened: what its end said
+            state.would_rank, state.par = await self._practice_result()
+        await self.send(state)
 
     def _time_left(self) -> float | None:
         live = self.live
@@ -477,11 +481,17 @@ class PlaySession:
         assert live is not None and live.game is not None
         over = over_of(live)
         if live.practice:  # once a game, at its end: where it would have ranked, and the par
-            game = live.game
-            row = await store.practice_over(self.db, live.tournament_id, game.final_score or 0, game.time_left or 0)
-            over.would_rank = p.WouldRank(rank=row["ahead"] + 1, of=row["ranked"] + 1)
-            over.par = None if row["par"] is None else msgspec.convert(row["par"], p.ParSummary)
+            over.would_rank, over.par = await self._practice_result()
         await self.send(over)
+
+    async def _practice_result(self) -> tuple[p.WouldRank, p.ParSummary | None]:
+        """A practice game over: where its final score would have ranked, and the tournament's par."""
+        live = self.live
+        assert live is not None and live.game is not None
+        game = live.game
+        row = await store.practice_over(self.db, live.tournament_id, game.final_score or 0, game.time_left or 0)
+        par = None if row["par"] is None else msgspec.convert(row["par"], p.ParSummary)
+        return p.WouldRank(rank=row["ahead"] + 1, of=row["ranked"] + 1), par
 
     async def _deadline(self) -> None:
         live = self.live

@@ -54,6 +54,8 @@ def state_of(live: LiveGame, time_left: float | None) -> p.State:
         starts_at=None if starts_at is None else dt(starts_at),
         practice=True if live.practice else msgspec.UNSET,
         match_id=msgspec.UNSET if live.match_id is None else live.match_id,
+        would_rank=msgspec.UNSET,  # a practice game over: filled in by the session (a read of the standings)
+        par=msgspec.UNSET,
         **deals_of(live),
     )
 

@@ -12,6 +12,7 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.conftest import js_errors, new_context, snap
+from tests.browser.game.test_result_panel import ARIA
 from tests.browser.helpers import sign_in
 from tests.client import Api
 from tests.server.competitions.practice_kit import ONE_SUIT, losing_line, play, wait_finished_with_par
@@ -59,6 +60,7 @@ async def test_the_replay_shows_where_the_win_was_lost(
         await expect(cells).to_have_count(turning + 1)
         kinds = await cells.evaluate_all("cells => cells.map((c) => c.dataset.kind)")
         assert kinds == ["win"] * turning + ["lost"]
+        assert await page.evaluate(ARIA) == []  # the bar of buttons a group, not an image
         colours = await cells.evaluate_all("cells => cells.map((c) => getComputedStyle(c).backgroundColor)")
         assert colours == [GREEN] * turning + [RED]
         assert await cells.nth(turning).evaluate("c => c.classList.contains('turning')")

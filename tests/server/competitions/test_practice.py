@@ -35,7 +35,8 @@ async def test_practice_after_the_finish_ranks_nowhere_and_says_where_it_would_h
     tid = api.create_tournament(name=unique("practice"), seed=SEED, closes_in=4, **SETTINGS)["id"]
     two = reveals(SEED, 2, **SETTINGS)
     _, first = api.register("First")
-    await play(api, server.ws_url, api.join(tid, first)["id"], first, two)  # 50 points
+    first_entry = api.join(tid, first)["id"]
+    await play(api, server.ws_url, first_entry, first, two)  # 50 points
     _, second = api.register("Second")
     await play(api, server.ws_url, api.join(tid, second)["id"], second, [])  # 0, ended
     _, third = api.register("Third")
@@ -72,6 +73,14 @@ async def test_practice_after_the_finish_ranks_nowhere_and_says_where_it_would_h
     # 50 ranks above it, the two zeros below: second of the three ranked and itself.
     assert over["would_rank"] == {"rank": 2, "of": 4}
     assert over["par"] == tour["par"]
+    # Reopened once over: its state says the same, and the state of a ranked entry nothing of the kind.
+    player, state = await Player.connect(server.ws_url, entry["id"], guest)
+    await player.close()
+    assert state["view"]["over"] is True
+    assert state["would_rank"] == {"rank": 2, "of": 4} and state["par"] == tour["par"]
+    player, state = await Player.connect(server.ws_url, first_entry, first)
+    await player.close()
+    assert state["view"]["over"] is True and "would_rank" not in state and "par" not in state
 
     assert snapshot(api, tid) == before
     assert (

@@ -40,6 +40,7 @@ export class Board extends BoardInput {
     root.classList.toggle("readonly", !!opts.readonly);
     if (!opts.readonly) {
       root.tabIndex = 0;
+      root.setAttribute("role", "application"); // its own keys (a label needs a role to be read)
       root.setAttribute("aria-label", "the table: arrows or digits choose columns, Enter moves, D deals, U undoes");
       root.addEventListener("pointerdown", (e) => this.pointerDown(e));
       root.addEventListener("pointermove", (e) => this.pointerMove(e));

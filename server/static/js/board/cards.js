@@ -12,13 +12,13 @@ export const suitSymbol = (s) => SYMBOLS[s];
 /** The element of one card: text "TH", or "??" for a face-down card. */
 export function cardEl(text, extra = {}) {
   if (!text || text === "??") {
-    return el("div", { class: "card back", "data-card": "??", "aria-label": "face-down card", ...extra });
+    return el("div", { class: "card back", "data-card": "??", role: "img", "aria-label": "face-down card", ...extra });
   }
   const [rank, suit] = text;
   const label = rankLabel(rank);
   const court = "JQK".includes(rank) ? " court" : "";
   return el("div", {
-    class: `card face suit-${suit}${court}`, "data-card": text,
+    class: `card face suit-${suit}${court}`, "data-card": text, role: "img",
     "aria-label": `${RANK_NAMES[rank] || label} of ${NAMES[suit]}`, ...extra,
   },
   el("span", { class: "corner" }, el("span", { class: "rank" }, label), el("span", { class: "suit" }, SYMBOLS[suit])),

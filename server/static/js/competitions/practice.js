@@ -26,20 +26,24 @@ export function practiseButton(tid) {
 
 const POLL_MS = 1500;
 
+const stillWinnable = (text) => el("b", { "data-field": "still-winnable" }, text);
+
 /**
  * The analysis line of a replay: one segment per position, green while a win exists, red once it is
  * lost (after the turning point, or proven lost), grey where the solver found none within its budget.
  * `seek(i)` shows position i; `mark(i)` follows the replay's step. Polls while the server computes.
  */
 export class AnalysisLine {
-  constructor(tid, entryId, seek) {
+  constructor(tid, entryId, seek, outcome = null) {
     this.tid = tid;
     this.entryId = entryId;
     this.seek = seek;
+    this.outcome = outcome; // the game's end, when known: "ended" early, "timed_out", "won"
     this.cells = [];
     this.timer = null;
     this.step = 0;
-    this.bar = el("div", { class: "analysis-bar", role: "img", "aria-label": "where a win existed" });
+    // A group of buttons (one per position), not an image: an image holds nothing to press.
+    this.bar = el("div", { class: "analysis-bar", role: "group", "aria-label": "where a win existed: a position a button" });
     this.note = el("p", { class: "analysis-note muted small", "data-field": "analysis-note" }, "Analysing the game\u2026");
     this.root = el("div", { class: "analysis", "data-field": "analysis", "data-status": "computing" }, this.bar, this.note);
     this.load();
@@ -61,7 +65,8 @@ export class AnalysisLine {
         this.timer = setTimeout(() => this.load(), err.retryAfter * 1000);
         return;
       }
-      this.note.textContent = `No analysis: ${err.message}`;
+      this.note.textContent = err.status === 403 ? "The analysis opens when the tournament is over."
+        : "No analysis of this game.";
       this.root.dataset.status = "error";
       return;
     }
@@ -90,8 +95,10 @@ export class AnalysisLine {
     this.note.replaceChildren(turning !== null
       ? el("a", { href: "#", "data-field": "turning-point", onclick: (e) => { e.preventDefault(); this.seek(turning); } },
         `move ${turning}: the win was lost here`)
-      : won ? "A win existed all the way through." : a.positions.some((p) => p.winnable === true)
-        ? "A win still existed at the end." : "The solver found no win in this game.");
+      : won && this.outcome === "ended" ? stillWinnable("You stopped while the game was still winnable.")
+        : won && this.outcome === "timed_out" ? stillWinnable("The time ran out while the game was still winnable.")
+          : won ? "A win existed all the way through." : a.positions.some((p) => p.winnable === true)
+            ? "A win still existed at the end." : "The solver found no win in this game.");
     this.mark(this.step);
   }
 

@@ -3,9 +3,10 @@
 
 import { api } from "../lib/api.js";
 import { VARIANTS } from "../engine/index.js";
-import { countdown, el, ordinal } from "../lib/ui.js";
+import { countdown, el, fill, ordinal } from "../lib/ui.js";
 import { matchLinks } from "../matches/ingame.js";
 import { bracketLinks } from "../brackets/ingame.js";
+import { AnalysisLine } from "../competitions/practice.js";
 
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
 export const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
@@ -13,10 +14,11 @@ export const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of t
 /** A game dealt all face up (Curds and Whey) has nothing to reveal. */
 export const hasReveals = (v) => !VARIANTS[v.variant]?.allUp;
 
-function freeColumnHint(v, o) {
+/** What became of the free column's bonus: lost for good once a card went there, won or not. */
+export function freeColumnHint(v, o) {
   if (v.free_column === null || v.free_column === undefined) return "no free column in this game";
-  if (o.outcome !== "won") return "+100 for a win without the free column";
-  return v.free_column_used ? "the free column was used" : "won without the free column";
+  if (v.free_column_used) return "lost: the free column was used";
+  return o.outcome === "won" ? "won without the free column" : "+100 only for a win without the free column";
 }
 
 /**
@@ -35,9 +37,11 @@ export function fillOver(panel, o, { view, state, matchId, bracket, startNext, c
   panel.dataset.outcome = o.outcome;
   const place = el("p", { class: "place", "data-field": "rank" }, "Your place: \u2026");
   const next = nextDeal(state, startNext);
-  const deals = dealsPart(o, state);  // null for a game of one deal: replaceChildren would write "null"
-  panel.replaceChildren(
-    el("h2", {}, OUTCOMES[o.outcome] || "Game over"),
+  const deals = dealsPart(o, state);  // null for a game of one deal: fill() leaves it out (replaceChildren wrote "null")
+  fill(panel,
+    el("button", { class: "btn ghost close", "data-action": "close-result", "aria-label": "Close", title: "Close (Esc)",
+      onclick: close }, "\u00d7"),
+    el("h2", { id: "over-title", tabindex: -1 }, OUTCOMES[o.outcome] || "Game over"),
     place,
     el("table", { class: "score-parts" }, el("tbody", {},
       hasReveals(v) ? row("Reveals", `${reveals} \u00d7 25`, "reveals", reveals * 25) : null,
@@ -47,6 +51,7 @@ export function fillOver(panel, o, { view, state, matchId, bracket, startNext, c
       el("tr", { class: "total" }, el("td", {}, "Final score"), el("td"),
         el("td", { class: "num", "data-part": "final_score" }, o.final_score)))),
     ...(state?.practice ? practiceLines(o) : []),
+    analysisPart(panel, o, state, matchId || bracket),
     ...(deals ? [deals] : []),
     matchId ? matchLinks(matchId, close) : bracket ? bracketLinks(bracket.bracket_id, close) : el("div", { class: "over-links" },
       next,
@@ -78,6 +83,23 @@ function practiceLines(o) {
         : `Par: the solver found no win (${par.outcome}).`));
   }
   return lines;
+}
+
+/**
+ * Where the win was lost: a practice game's (its tournament is over) drawn here, position by position;
+ * a tournament's game of one deal: a link to its results, where the analysis opens once it is over.
+ */
+function analysisPart(panel, o, s, elsewhere) {
+  panel.analysis?.destroy();
+  panel.analysis = null;
+  if (!s || elsewhere || (s.deals ?? 1) > 1) return null;
+  if (!s.practice) {
+    return el("p", { class: "muted small", "data-field": "analysis-link" }, "Where the win was lost: ",
+      el("a", { href: `#/finished/${s.tournament_id}` }, "the replays"), ", once the tournament is over.");
+  }
+  panel.analysis = new AnalysisLine(s.tournament_id, s.entry_id, () => {}, o.outcome);
+  return el("div", { class: "over-analysis" }, el("p", { class: "small" }, el("b", {}, "Where the win was lost")),
+    panel.analysis.root);
 }
 
 /** Several deals: the total so far, and what comes next. */

@@ -170,6 +170,8 @@ export const api = {
   par: (tid) => call("GET", `/api/tournaments/${tid}/par`),
   /** A finished tournament's deal played again, unranked: a practice entry (its game at #/play/ID). */
   practice: (tid) => call("POST", `/api/tournaments/${tid}/practice`, { token: token() }),
+  /** The player's practice games, newest first. */
+  myPractice: () => call("GET", "/api/me/practice", { token: token() }),
   /** Where a finished game's win was lost: {status: "computing"} until {status: "ready", positions, ...}. */
   analysis: (tid, eid) => call("GET", `/api/tournaments/${tid}/entries/${eid}/analysis`, { token: token() }),
   /** Matches (docs/matches.md): the formats with how many matches wait or play in each, asking for a

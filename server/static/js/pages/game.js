@@ -10,6 +10,7 @@ import { gameSuits } from "../lib/prefs.js";
 import { helpPanel } from "../game/help.js";
 import { buildHud } from "../game/hud.js";
 import { fillOver, hasReveals, OUTCOMES_SHORT } from "../game/over.js";
+import { resultDialog } from "../game/dialog.js";
 import { Standing } from "../game/standing.js";
 import { matchOfEntry, rememberSeats, startOnArrival } from "../matches/common.js";
 import { loadMatch } from "../matches/ingame.js";
@@ -32,7 +33,7 @@ export function mount(main, entryIdText) {
   const toggleHelp = helpBox.toggle;
   const help = helpBox.node;
   const head = buildHud(entryId, { line: standing.node, onHelp: () => toggleHelp(),
-    onResult: () => { overPanel.hidden = false; } });
+    onResult: () => result.open() });
   const { hud, title, overBadge, undoBtn, endBtn, resultBtn } = head;
   const conn = el("div", { class: "conn", hidden: true, role: "status" });
   const messageText = el("span", { class: "text" });
@@ -40,7 +41,10 @@ export function mount(main, entryIdText) {
     onclick: () => hideMessage() }, messageText);
   const boardEl = el("div", { class: "board" });
   const startPanel = el("div", { class: "start-panel panel", hidden: true });
-  const overPanel = el("div", { class: "over-panel panel", hidden: true, role: "dialog" });
+  // The result: a modal dialog named by its heading; the focus goes into it and stays there until it is closed.
+  const overPanel = el("div", { class: "over-panel panel", hidden: true, role: "dialog", "aria-modal": "true",
+    "aria-labelledby": "over-title" });
+  const result = resultDialog(overPanel, () => resultBtn);
   page.append(hud, help, conn, message, el("div", { class: "board-wrap felt" }, boardEl, startPanel, overPanel));
   // The head grows or shrinks (the line under the score bar comes and goes): the table fits itself again.
   const headSize = new ResizeObserver(() => window.dispatchEvent(new Event("spidertour:layout")));
@@ -122,7 +126,10 @@ export function mount(main, entryIdText) {
   function draw(v) {
     view = v;
     board.render(v);
-    hud.querySelector("[data-stat=score]").textContent = v.score;
+    // Once over, the final score (time and free-column bonuses in), as the badge and the panel say it.
+    const final = v.over ? (v.final_score ?? v.score) : v.score;
+    hud.querySelector("[data-stat=score]").textContent = final;
+    hud.querySelector(".stat-score .label").textContent = v.over ? "Final" : "Score";
     if (state) showDeal(state, v);
     hud.querySelector("[data-stat=sequences]").textContent = `${v.sequences}/${v.sequences_to_win}`;
     hud.querySelector("[data-stat=reveals]").textContent = v.reveals;
@@ -167,6 +174,8 @@ export function mount(main, entryIdText) {
     matchId = s.match_id ?? matchId;
     standing.setState(matchId || bracket ? { ...s, tournament_id: null } : s);
     if (s.practice) page.dataset.practice = "true";
+    // A practice game over, reopened: where it would have ranked and the par, as its end said.
+    if (s.would_rank !== undefined) lastOver = { ...lastOver, would_rank: s.would_rank, par: s.par };
     showDeal(s, s.view);
     if (first && matchId) loadMatch(matchId, { settings: (x) => { settings = x; }, helpBox, title });
     else if (first) loadGame(s.tournament_id);
@@ -311,14 +320,19 @@ export function mount(main, entryIdText) {
     const button = el("button", { class: "btn primary big", "data-action": "start",
       onclick: () => { button.disabled = true; socket.start(); } }, "Start the game");
     startPanel.replaceChildren(
-      el("h2", {}, "Ready?"),
+      el("h2", {}, s.practice ? "Practice: unranked" : "Ready?"),
+      s.practice ? el("p", { "data-field": "practice-unranked" },
+        "The finished tournament's deal again: this game counts on no leaderboard. At its end you see where ",
+        "it would have ranked.") : null,
       el("p", {}, `The clock (${clock(s.time_limit)}) starts on the server when you press Start, `,
         "and runs until the end even if you leave the page."),
       s.status === "joined" ? button : el("p", {}, `This entry is ${statusName(s.status)}.`));
   }
 
   function showOver(o) {
-    fillOver(overPanel, o, { view, state, matchId, bracket, startNext: () => socket.start(), close: () => (overPanel.hidden = true) });
+    const focused = overPanel.contains(document.activeElement);
+    fillOver(overPanel, o, { view, state, matchId, bracket, startNext: () => socket.start(), close: () => result.close() });
+    result.shown(focused);
     undoBtn.disabled = true;
     endBtn.disabled = true;
     undoBtn.hidden = true;
@@ -365,7 +379,7 @@ export function mount(main, entryIdText) {
 
   function onKey(e) {
     page.classList.add("keys"); // keyboard use: the board's focus frames show (app.css)
-    if (e.target.closest("input, textarea, select, dialog") || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest("input, textarea, select, dialog, .over-panel") || e.ctrlKey || e.metaKey || e.altKey) return;
     if ((e.key === "Enter" || e.key === " ") && e.target.closest("button, a")) return;
     if (e.key === "?") {
       toggleHelp();

@@ -5,6 +5,7 @@ import { api, player } from "../lib/api.js";
 import { el, explain, statusName, when, fill } from "../lib/ui.js";
 import { gameTitle, matchesByEntry } from "../matches/common.js";
 import { bracketLabel, bracketsOf } from "../brackets/common.js";
+import { practiceSection } from "../competitions/practice_list.js";
 
 const RANKED = 30; // ranks looked up for the newest entries only: one request each
 
@@ -107,6 +108,7 @@ export function mount(main) {
           el("tbody", {}, rows)))
         : el("p", { class: "muted", "data-field": "results" }, "No entries yet: join a tournament in the ",
           el("a", { href: "#/lobby" }, "lobby"), "."),
+      practiceSection(),
       el("p", { class: "row" }, el("a", { class: "btn ghost", href: `#/player/${me.id}`, "data-action": "profile" },
         "My public profile and ratings"), el("a", { class: "btn ghost", href: "#/account" }, "Account and signing out")));
   }
