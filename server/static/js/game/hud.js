@@ -12,7 +12,7 @@ function stat(name, label, value = "0") {
 export function buildHud(entryId, { line, onHelp, onResult }) {
   const overBadge = el("span", { class: "badge over-badge", "data-field": "over", hidden: true });
   const title = el("div", { class: "hud-title" }, el("a", { href: "#/lobby", class: "back", title: "Lobby" }, "\u2190"),
-    el("b", { "data-field": "name" }, `Entry ${entryId}`), overBadge, el("span", { class: "muted", "data-field": "rules" }));
+    el("h1", { class: "hud-name", "data-field": "name" }, `Entry ${entryId}`), overBadge, el("span", { class: "muted", "data-field": "rules" }));
   const undoBtn = el("button", { class: "btn", "data-action": "undo", disabled: true, title: "Undo (U)" }, "Undo");
   const resultBtn = el("button", { class: "btn primary", "data-action": "result", hidden: true, title: "The final score",
     onclick: onResult }, "Result");

@@ -6,7 +6,8 @@
 // message per move per player.
 
 import { api } from "../lib/api.js";
-import { clock, el, ordinal } from "../lib/ui.js";
+import { el, ordinal } from "../lib/ui.js";
+import { until } from "../lib/time.js";
 
 export const STANDING_SECONDS = 12;
 
@@ -96,10 +97,10 @@ export class Standing {
     if (t && this.playing && !this.practice) {
       const left = (new Date(t.closes_at).getTime() - this.skew - Date.now()) / 1000;
       if (left > 0 && t.start === "together") {
-        text = `ends in ${clock(left)}`;
+        text = `ends in ${until(left)}`;
         this.ends.title = "Everyone's game ends together then";
       } else if (left > 0 && timeLeft !== null && left < timeLeft - 1) {
-        text = `closes in ${clock(left)}`;
+        text = `closes in ${until(left)}`;
         this.ends.title = "The tournament closes before your clock runs out: no new game starts after that; "
           + "yours runs on to its own clock";
       }
