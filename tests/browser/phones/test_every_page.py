@@ -51,8 +51,8 @@ OFF_SCREEN = """() => {
   return out;
 }"""
 
-# Each page's title and headings: its own title, exactly one h1 (the game page is the table itself,
-# headed by its score bar: an h1 there is the game page's to add).
+# Each page's title and headings: its own title, exactly one h1 (the game page's is the tournament's
+# name in its score bar).
 HEADINGS = "() => [document.title, [...document.querySelectorAll('h1')].map((h) => h.textContent.trim())]"
 
 
