@@ -138,3 +138,30 @@ async def test_the_organiser_sets_deals_and_scoring(page: Page, api: Api, admin_
     tid = int(await created.get_attribute("data-tournament") or 0)
     settings = api.tournament(tid)["settings"]
     assert settings["deals"] == 3 and settings["scoring"] == "matchpoints"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+async def test_practise_is_offered_only_for_one_deal(
+    browser: Browser, server: ServerProcess, api: Api, viewport: Any
+) -> None:
+    """Practice plays a tournament of one deal: a finished tournament of several deals offers no
+    "Practise this deal" (the server would refuse it), on its page or its lobby card."""
+    one = api.create_tournament(name="One deal", **SETTINGS)["id"]
+    two = api.create_tournament(name="Two deals", **SETTINGS, deals=2)["id"]
+    for tid in (one, two):
+        wait_finished(api, tid)
+    context = await new_context(browser, server, viewport=viewport)
+    page = await context.new_page()
+    errors = js_errors(page)
+    await sign_in(page, api, "Practiser")
+    for tid, offered in ((one, 1), (two, 0)):
+        await page.goto(f"/#/finished/{tid}")
+        await expect(page.locator("[data-action=standings-csv]")).to_be_visible()
+        await expect(page.locator("[data-action=practise]")).to_have_count(offered)
+    await page.goto("/#/lobby")
+    for tid, offered in ((one, 1), (two, 0)):
+        card = page.locator(f"article[data-tournament='{tid}']")
+        await expect(card.locator("[data-action=results]")).to_be_visible()
+        await expect(card.locator("[data-action=practise]")).to_have_count(offered)
+    assert errors == []
+    await context.close()

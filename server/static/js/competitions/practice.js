@@ -4,8 +4,11 @@
 import { api, player } from "../lib/api.js";
 import { el, notify } from "../lib/ui.js";
 
-/** A button that starts a practice game of the tournament's deal (unranked) and opens it. */
-export function practiseButton(tid) {
+/** A button that starts a practice game of the tournament `t`'s deal (unranked) and opens it; null
+ * for a tournament of several deals, which practice does not play (the server refuses it). */
+export function practiseButton(t) {
+  if ((t.settings && t.settings.deals) > 1) return null;
+  const tid = t.id;
   if (!player()) {  // a way in, not a grey line that looks like a disabled button
     return el("a", { class: "btn ghost", href: "#/account", "data-field": "practise-hint",
       title: "Practice games belong to a player: sign in or play as a guest first" }, "Sign in to practise this deal");

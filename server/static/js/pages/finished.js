@@ -66,7 +66,7 @@ export function mount(main, tidText) {
     const check = el("span", { class: "check", "data-check": "commitment" }, "checking\u2026");
     page.append(el("p", { class: "row" }, el("a", { class: "btn small", href: `/api/tournaments/${tid}/standings.csv`,
       download: `tournament-${tid}-standings.csv`, "data-action": "standings-csv" }, "Download results (CSV)"),
-      practiseButton(tid)));
+      practiseButton(t)));
     // The proof of fairness one click away, under the standings: the check's verdict in its summary.
     const fairness = el("details", { class: "panel fairness", "data-field": "fairness" },
       el("summary", {}, el("b", {}, "Fair play: "), check),

@@ -254,7 +254,7 @@ export function mount(main) {
     }
     if (t.status === "finished") {
       actions.push(el("a", { class: "btn", href: `#/finished/${t.id}`, "data-action": "results" }, "Results & replays"),
-        practiseButton(t.id));
+        practiseButton(t));
     } else {
       actions.push(el("a", { class: "btn ghost", href: `#/board/${t.id}`, "data-action": "leaderboard" }, "Leaderboard"));
     }
