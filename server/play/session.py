@@ -35,7 +35,7 @@ from .live import FINISHED, OVER, LiveGame, load
 from .rate import TokenBucket
 from .refusals import not_open
 from .runtime import Event, Play
-from .shapes import dt, engine_move, over_of, state_of
+from .shapes import dt, engine_move, over_of, practice_result, state_of
 from .stop import why_stopped
 
 log = logging.getLogger("spidertour.play")
@@ -216,7 +216,7 @@ class PlaySession:
         assert live is not None
         state = state_of(live, self._time_left())
         if live.practice and live.game is not None and live.game.over:  # reopened: what its end said
-            state.would_rank, state.par = await self._practice_result()
+            state.would_rank, state.par = await practice_result(self.db, live)
         await self.send(state)
 
     def _time_left(self) -> float | None:
@@ -481,17 +481,8 @@ class PlaySession:
         assert live is not None and live.game is not None
         over = over_of(live)
         if live.practice:  # once a game, at its end: where it would have ranked, and the par
-            over.would_rank, over.par = await self._practice_result()
+            over.would_rank, over.par = await practice_result(self.db, live)
         await self.send(over)
-
-    async def _practice_result(self) -> tuple[p.WouldRank, p.ParSummary | None]:
-        """A practice game over: where its final score would have ranked, and the tournament's par."""
-        live = self.live
-        assert live is not None and live.game is not None
-        game = live.game
-        row = await store.practice_over(self.db, live.tournament_id, game.final_score or 0, game.time_left or 0)
-        par = None if row["par"] is None else msgspec.convert(row["par"], p.ParSummary)
-        return p.WouldRank(rank=row["ahead"] + 1, of=row["ranked"] + 1), par
 
     async def _deadline(self) -> None:
         live = self.live

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import asyncpg
 import msgspec
 
 from spidertour.engine import Deal, End, Move, MoveCards, Undo
 
 from . import messages as p
+from . import store
 from .live import LiveGame
 
 
@@ -81,3 +83,13 @@ def deals_of(live: LiveGame) -> dict[str, int]:
     if live.deals == 1:
         return {}
     return {"deal": live.deal, "deals": live.deals, "total": live.total}
+
+
+async def practice_result(db: asyncpg.Pool, live: LiveGame) -> tuple[p.WouldRank, p.ParSummary | None]:
+    """A practice game over (at its end, or reopened): where its final score would have ranked in the
+    tournament whose deal it played again (rank of how many), and that tournament's par."""
+    game = live.game
+    assert game is not None
+    row = await store.practice_over(db, live.tournament_id, game.final_score or 0, game.time_left or 0)
+    par = None if row["par"] is None else msgspec.convert(row["par"], p.ParSummary)
+    return p.WouldRank(rank=row["ahead"] + 1, of=row["ranked"] + 1), par

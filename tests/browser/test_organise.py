@@ -191,7 +191,7 @@ async def test_together_tournaments_are_made_edited_and_left_to_close_themselves
     assert after["name"] == "Together, renamed" and after["opens_at"] == later["opens_at"]
 
     running_row = await live_page(page, running["id"])
-    await expect(page.locator(".live-head [data-field=status]")).to_have_text("open")
+    await expect(page.locator(".live-head [data-field=status]")).to_have_text("under way")  # together: no entries
     await expect(page.locator("[data-field=countdown]")).to_contain_text("ends in")
     await expect(running_row.locator("[data-action=close]")).to_have_count(0)
     plain_row = await live_page(page, plain["id"])
