@@ -49,6 +49,20 @@ async def ranked(db: asyncpg.Pool, boards: Boards, tournament_id: int, status: s
         return await store.live_count(db, tournament_id)
 
 
+def _final_row(r: asyncpg.Record) -> Row:
+    """A row of a finished tournament's stored standings."""
+    return Row(
+        entry_id=r["entry_id"],
+        player=r["player"],
+        score=r["score"],
+        status=r["status"],
+        time_left=r["time_left"],
+        rank=r["rank"],
+        team=team_of(r),
+        matchpoints=msgspec.UNSET if r["matchpoints"] is None else r["matchpoints"],
+    )
+
+
 async def standings_page(
     db: asyncpg.Pool, boards: Boards, tournament_id: int, status: str, offset: int, limit: int
 ) -> list[Row]:
@@ -56,19 +70,7 @@ async def standings_page(
     if status == "cancelled":
         return []
     if status == "finished":
-        return [
-            Row(
-                entry_id=r["entry_id"],
-                player=r["player"],
-                score=r["score"],
-                status=r["status"],
-                time_left=r["time_left"],
-                rank=r["rank"],
-                team=team_of(r),
-                matchpoints=msgspec.UNSET if r["matchpoints"] is None else r["matchpoints"],
-            )
-            for r in await store.standings(db, tournament_id, offset, limit)
-        ]
+        return [_final_row(r) for r in await store.standings(db, tournament_id, offset, limit)]
     try:
         await boards.board.ensure(db, tournament_id)
         return await boards.board.page(tournament_id, offset, limit)
@@ -88,19 +90,7 @@ async def named(
     if status == "finished":
         rows = await store.named_standings(db, tournament_id, name, offset, limit)
         found = await store.named_count(db, tournament_id, name)
-        return [
-            Row(
-                entry_id=r["entry_id"],
-                player=r["player"],
-                score=r["score"],
-                status=r["status"],
-                time_left=r["time_left"],
-                rank=r["rank"],
-                team=team_of(r),
-                matchpoints=msgspec.UNSET if r["matchpoints"] is None else r["matchpoints"],
-            )
-            for r in rows
-        ], found
+        return [_final_row(r) for r in rows], found
     ids = await store.named_entries(db, tournament_id, name)
     try:
         await boards.board.ensure(db, tournament_id)
