@@ -61,6 +61,19 @@ def bearer(token: str) -> dict[str, str]:
     return {"authorization": f"Bearer {token}"}
 
 
+def seat_waiting(url: str, match_format: str) -> None:
+    """Seat a new guest in every match of this format that waits (left by another test on the same
+    server), so that the next ask hosts a match of its own."""
+    for _ in range(50):
+        formats = {f["name"]: f for f in httpx.get(f"{url}/api/matches/formats").json()}
+        if formats[match_format]["waiting"] == 0:
+            return
+        guest = httpx.post(f"{url}/api/players", json={"name": "Filler"}).json()
+        r = httpx.post(f"{url}/api/matches", json={"format": match_format}, headers=bearer(guest["token"]))
+        assert r.status_code in (200, 201), r.text
+    raise AssertionError(f"matches of {match_format} still wait")
+
+
 def apply_result(view: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     """The view after a ``result``: the one before, its changed columns replaced and its fields merged."""
     columns = list(view["columns"])

@@ -12,6 +12,7 @@ from typing import Any
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.conftest import js_errors, new_context, snap
+from tests.client import seat_waiting
 from tests.serverproc import ServerProcess
 
 PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
@@ -52,6 +53,7 @@ async def _play_and_end(page: Page) -> None:
 async def test_two_guests_play_a_match_and_the_host_learns_the_result(
     browser: Browser, server: ServerProcess, shots: Path
 ) -> None:
+    seat_waiting(server.url, FORMAT)  # a match another test left waiting would seat the host in it
     host_context = await new_context(browser, server, **PHONE)
     guest_context = await new_context(browser, server, **PHONE)
     host, guest = await host_context.new_page(), await guest_context.new_page()

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from tests.client import Player
+from tests.client import Player, seat_waiting
 from tests.server.helpers import spidertour
 
 FORMAT = "spider78-1suit-5min"
@@ -34,25 +34,9 @@ def test_formats_lists_what_the_server_offers_with_its_counts(server: Any) -> No
     assert row.split()[-3:] == [str(f["seats"]), str(f["waiting"]), str(f["playing"])]
 
 
-def _fill_waiting(server: Any) -> None:
-    """Seat a new guest in every match of FORMAT that waits (another test's, on this shared server),
-    so the next ask hosts a match of its own."""
-    for _ in range(50):
-        if _formats(server)[FORMAT]["waiting"] == 0:
-            return
-        guest = httpx.post(f"{server.url}/api/players", json={"name": "Filler"}).json()
-        r = httpx.post(
-            f"{server.url}/api/matches",
-            json={"format": FORMAT},
-            headers={"authorization": f"Bearer {guest['token']}"},
-        )
-        assert r.status_code in (200, 201), r.text
-    raise AssertionError("matches of this format still wait")
-
-
 async def test_two_players_ask_play_and_the_result_shows(server: Any) -> None:
     env = {"SPIDERTOUR_URL": server.url}
-    _fill_waiting(server)
+    seat_waiting(server.url, FORMAT)
     before = _formats(server)[FORMAT]["waiting"]
     host = spidertour("matches", "ask", FORMAT, "--name", "Ann from the terminal", **env)
     assert host.returncode == 0, host.stderr

@@ -296,7 +296,9 @@ async def test_a_schedule_creates_each_tournament_once(api: Api, database_url: s
         finally:
             for pool in pools:
                 await pool.close()
-        assert sorted(len(m) for m in made) == [0, 0, 0, 1]
+        # One of the four made it, or the server's own scheduler (which looks every few seconds) did
+        # between the delete and now; either way exactly one row came back.
+        assert sorted(len(m) for m in made) in ([0, 0, 0, 1], [0, 0, 0, 0])
         assert await conn.fetchval("SELECT count(*) FROM tournaments WHERE schedule_id = $1", schedule["id"]) == 3
     finally:
         await conn.close()
