@@ -117,4 +117,6 @@ def wait_finished_with_par(api: Api, tid: int) -> dict[str, Any]:
         tour = api.tournament(tid)
         return tour if tour["status"] == "finished" and tour["par"] else None
 
-    return wait_until("finished with a par", done)  # type: ignore[no-any-return]
+    # The par waits its turn at the server's solver (a few CPU seconds a tournament, queued behind
+    # others'): a minute leaves room for a busy machine.
+    return wait_until("finished with a par", done, timeout=60.0)  # type: ignore[no-any-return]
