@@ -7,6 +7,7 @@ Each domain keeps its own messages (``*/messages.py``); this gathers them into
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -127,8 +128,23 @@ def json_schema() -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "spidertour protocol",
-        "$defs": dict(sorted(defs.items())),
+        "$defs": _plain_descriptions(dict(sorted(defs.items()))),
     }
+
+
+def _plain_descriptions(node: Any) -> Any:
+    """Each description as its docstring's text without the source's indentation (one form of the
+    file whichever msgspec release wrote it: some keep the indentation, some strip it)."""
+    if isinstance(node, dict):
+        return {
+            key: inspect.cleandoc(value)
+            if key == "description" and isinstance(value, str)
+            else _plain_descriptions(value)
+            for key, value in node.items()
+        }
+    if isinstance(node, list):
+        return [_plain_descriptions(item) for item in node]
+    return node
 
 
 def run_schema(args: argparse.Namespace) -> int:

@@ -116,7 +116,7 @@ class Signouts:
                 log.warning("sign-out subscription lost; reconnecting", exc_info=True)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
             await asyncio.sleep(BACKOFF_SECONDS)
 
     async def check(self) -> None:

@@ -79,7 +79,7 @@ def connect(url: str, pool_size: int = 100) -> Redis:
     retry = Retry(
         NoBackoff(),
         RETRIES,
-        supported_errors=(ConnectionError, OSError, RuntimeError),  # type: ignore[arg-type]
+        supported_errors=(ConnectionError, OSError, RuntimeError),
     )
     pool = _Pool.from_url(
         url,

@@ -184,7 +184,7 @@ class Hub:
                 with contextlib.suppress(Exception):
                     if pubsub.connection is not None:  # it goes back to the pool: not ours to watch
                         pubsub.connection.deregister_connect_callback(self._reconnected)
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
             await asyncio.sleep(backoff(max(failures, 1)))
 
     async def _reconnected(self, _: object) -> None:

@@ -30,7 +30,7 @@ async def test_a_busy_pool_waits_and_is_told_apart_from_an_outage(redis_url: str
         waiting = asyncio.ensure_future(redis.ping())
         await asyncio.sleep(0.3)
         assert not waiting.done()  # waiting for a connection, not failed
-        await held.pop().aclose()  # type: ignore[no-untyped-call]  # one comes back: the command gets it
+        await held.pop().aclose()  # one comes back: the command gets it
         assert await waiting is True
         held.append(redis.pubsub())
         await held[-1].subscribe(channel)
@@ -38,7 +38,7 @@ async def test_a_busy_pool_waits_and_is_told_apart_from_an_outage(redis_url: str
             await redis.ping()
     finally:
         for pubsub in held:
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            await pubsub.aclose()
         await redis.aclose()
     down = connect(f"redis://127.0.0.1:{free_port()}/0", pool_size=4)  # nothing listens there
     try:
