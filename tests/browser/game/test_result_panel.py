@@ -121,6 +121,10 @@ async def test_a_one_deal_game(screen: Screen, api: Api, shots: Path) -> None:
     )
     await expect(line.locator("a")).to_have_attribute("href", f"#/finished/{tour['id']}/{entry['id']}")
     await check_result(screen, shots, "one")
+    await screen.press(".over-panel [data-field=analysis-link] a")
+    await expect(screen.page.locator("[data-field=replay-not-yet]")).to_have_text(
+        "This game's replay and the analysis (where the win was lost) open here when the tournament finishes."
+    )
 
 
 async def test_a_game_of_several_deals(screen: Screen, api: Api, shots: Path) -> None:

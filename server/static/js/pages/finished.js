@@ -186,12 +186,13 @@ export function mount(main, tidText, entryText) {
     show(new ReplayViewer({ ...game, entry_id: "par", player: "the solver (par)" }));
   }
 
-  // `linked`: opened by the address (it stays), else by a button (the address becomes the replay's own).
+  // `linked`: opened by the address (it stays), else by a button (the address becomes the replay's own;
+  // it opens deal 1 of several).
   async function replay(entryId, deal = null, linked = false) {
     games = games || (await api.replays(tid));
     const game = games.find((g) => g.entry_id === entryId && (deal === null || g.deal === deal));
     if (!game) return null;
-    if (!linked) history.replaceState(null, "", replayHref(tid, entryId));
+    if (!linked) history.replaceState(null, "", (deal ?? 1) === 1 ? replayHref(tid, entryId) : `#/finished/${tid}`);
     await show(new ReplayViewer(game, tid, mine.has(entryId)), linked);
     return game;
   }

@@ -97,8 +97,8 @@ export function mount(main) {
       ? el("ul", { class: "clubs", "data-field": "clubs" }, me.clubs.map((c) =>
         el("li", { "data-club": c.id }, el("a", { href: `#/club/${c.id}` }, c.name))))
       : el("p", { class: "muted", "data-field": "clubs" }, "No club yet: an organiser's invite link makes you a member.");
-    const over = (t) => (t?.status === "finished" ? t : null);
-    const rows = entries.map((e, i) => resultRow(e, ranks[i], over(tournaments.get(e.tournament_id)),
+    const ifFinished = (t) => (t?.status === "finished" ? t : null);
+    const rows = entries.map((e, i) => resultRow(e, ranks[i], ifFinished(tournaments.get(e.tournament_id)),
       seats.get(e.id), brackets.get(e.bracket_id)));
     fill(page, 
       el("h1", {}, el("span", { "data-field": "name" }, me.name),
