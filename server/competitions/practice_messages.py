@@ -50,4 +50,8 @@ class Analysis(Struct):
     # The 1-based number of the first move after which no win was found although one was found just
     # before; null when the game was won or no win was ever found.
     turning_point: int | None
+    # How the game stopped while a win still existed from the position it stopped at: "ended" (the
+    # player pressed End), "timed_out" (the clock ran out); null otherwise (won, never played, or no
+    # win known from its last position).
+    stopped_winnable: Literal["ended", "timed_out"] | None = None
     status: Literal["ready"] = "ready"

@@ -17,7 +17,7 @@ import os
 import secrets
 import socket
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, cast
+from typing import Any, Literal, Protocol, cast
 
 import asyncpg
 import msgspec
@@ -142,6 +142,14 @@ def analyses_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Analyses:
     return cast(Analyses, connection.app.state.analyses)
 
 
+def stopped_winnable(status: str, positions: list[dict[str, Any]]) -> Literal["ended", "timed_out"] | None:
+    """How a game stopped with a win still there from its last position: ended by the player, or
+    out of time; None for a game won, never played, or whose last position has no win known."""
+    if status not in ("ended", "timed_out") or not positions or positions[-1].get("winnable") is not True:
+        return None
+    return "ended" if status == "ended" else "timed_out"
+
+
 def allowance(request: Request[Any, Any, Any], player_id: int) -> Callable[[], Awaitable[None]]:
     """Take a token of the player's analysis allowance, then of the client address's: 429 with
     Retry-After when either is used up."""
@@ -194,6 +202,7 @@ async def analysis(
                 positions=msgspec.convert(done["positions"], list[m.Position]),
                 par=None if done["par"] is None else msgspec.convert(done["par"], ParSummary),
                 turning_point=done["turning_point"],
+                stopped_winnable=stopped_winnable(done["status"], done["positions"]),
             ),
             status_code=200,
         )

@@ -33,9 +33,10 @@ async def moves(db: Db, entry_id: int) -> list[dict[str, Any]]:
 
 
 async def stored(db: Db, entry_id: int) -> asyncpg.Record | None:
-    """The stored analysis with the tournament's par (a summary, null when none)."""
+    """The stored analysis with the tournament's par (a summary, null when none) and how the game ended
+    (the entry's status)."""
     return await db.fetchrow(
-        """SELECT a.positions, a.turning_point,
+        """SELECT a.positions, a.turning_point, e.status,
                   (SELECT jsonb_build_object('outcome', pr.outcome, 'final_score', pr.final_score,
                                              'moves', jsonb_array_length(pr.moves), 'pace', pr.pace,
                                              'in_time', pr.in_time)

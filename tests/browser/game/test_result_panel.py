@@ -114,9 +114,17 @@ async def test_a_one_deal_game(screen: Screen, api: Api, shots: Path) -> None:
     await screen.press("[data-action=start]")
     await end(screen)
     await expect(screen.page.locator(".over-panel [data-field=rank]")).to_contain_text("Your place: 1 of 1")
-    link = screen.page.locator(".over-panel [data-field=analysis-link] a")
-    await expect(link).to_have_attribute("href", f"#/finished/{tour['id']}")
+    # Before the finish: when the analysis opens, and where (the game's own replay).
+    line = screen.page.locator(".over-panel [data-field=analysis-link]")
+    await expect(line).to_have_text(
+        "The analysis (where the win was lost) opens when the tournament finishes: your replay."
+    )
+    await expect(line.locator("a")).to_have_attribute("href", f"#/finished/{tour['id']}/{entry['id']}")
     await check_result(screen, shots, "one")
+    await screen.press(".over-panel [data-field=analysis-link] a")
+    await expect(screen.page.locator("[data-field=replay-not-yet]")).to_have_text(
+        "This game's replay and the analysis (where the win was lost) open here when the tournament finishes."
+    )
 
 
 async def test_a_game_of_several_deals(screen: Screen, api: Api, shots: Path) -> None:

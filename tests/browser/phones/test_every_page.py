@@ -109,9 +109,12 @@ def world(api: Api, server: ServerProcess) -> Iterator[dict[str, Any]]:
     running = tournament("Thursday evening", 3600)
     players = {name: api.register(name) for name in ("ann", "bob", "cy", "dee")}
 
+    played: dict[str, int] = {}  # the finished tournament's entries that played
+
     async def fill() -> dict[str, Any]:
         for i, name in enumerate(("ann", "bob", "cy")):
             entry = api.join(finished["id"], players[name][1])
+            played[name] = entry["id"]
             await _play(server, entry, players[name][1], 3 - i, end=True)
         api.join(finished["id"], players["dee"][1])  # never starts
         for i, name in enumerate(("bob", "cy")):
@@ -152,6 +155,7 @@ def world(api: Api, server: ServerProcess) -> Iterator[dict[str, Any]]:
         "club": club["id"],
         "series": series["id"],
         "finished": finished["id"],
+        "finished_entry": played["ann"],
         "running": running["id"],
         "entry": mine["id"],
         "match": match_id,
@@ -167,6 +171,7 @@ def _routes(w: dict[str, Any]) -> list[tuple[str, str]]:
         ("board", f"#/board/{w['running']}"),
         ("finished-board", f"#/board/{w['finished']}"),
         ("finished", f"#/finished/{w['finished']}"),
+        ("finished-replay", f"#/finished/{w['finished']}/{w['finished_entry']}"),  # ann's replay, in view
         ("settings", "#/settings"),
         ("account", "#/account"),
         ("me", "#/me"),
@@ -212,7 +217,9 @@ async def test_no_page_scrolls_sideways(
             await page.wait_for_load_state("networkidle")
             if name.startswith("organise"):
                 await _open_organiser_sections(page, name, world)
-            if name in ("finished", "organise-new", "organise-recurring", "organise-brackets"):
+            if name == "finished-replay":
+                await expect(page.locator(f".replay[data-entry='{world['finished_entry']}'] h2")).to_be_in_viewport()
+            if name in ("finished", "finished-replay", "organise-new", "organise-recurring", "organise-brackets"):
                 for details in await page.locator("details").all():
                     await details.evaluate("(d) => { d.open = true; }")
             await page.wait_for_timeout(150)

@@ -51,6 +51,7 @@ async def test_the_turning_point_is_the_move_that_gave_the_win_away(api: Api, se
     assert ready["status"] == "ready" and ready["par"] == tour["par"]
     assert [p["winnable"] for p in ready["positions"]] == [True] * k + [False]  # `end` is no position
     assert ready["turning_point"] == k
+    assert ready["stopped_winnable"] is None  # ended with the win already lost
 
     # Worked out once, then served as stored.
     rows = await fetch(server.database_url, "SELECT starts FROM analysis_claims WHERE entry_id = $1", eid)
@@ -63,6 +64,7 @@ async def test_the_turning_point_is_the_move_that_gave_the_win_away(api: Api, se
     wait_until("absent analysed", lambda: analysis(api, tid, absent, token)[0] == 200)
     _, quiet = analysis(api, tid, absent, token)
     assert quiet["positions"] == [{"winnable": True}] and quiet["turning_point"] is None
+    assert quiet["stopped_winnable"] is None  # absent: it never stopped, it never started
 
     assert_error(api.http.get(f"/api/tournaments/{tid}/entries/999999999/analysis", headers=bearer(token)), 404)
     assert_error(api.http.get(f"/api/tournaments/999999999/entries/{eid}/analysis", headers=bearer(token)), 404)
@@ -85,6 +87,34 @@ async def test_a_won_game_has_no_turning_point(api: Api, server: Any) -> None:
     _, ready = wait_until("ready", lambda: (a := analysis(api, tid, eid, token))[0] == 200 and a)
     assert len(ready["positions"]) == len(line) + 1
     assert all(p["winnable"] is True for p in ready["positions"]) and ready["turning_point"] is None
+    assert ready["stopped_winnable"] is None  # won, not stopped
+
+
+async def test_a_game_stopped_while_still_winnable_says_how_it_stopped(api: Api, server: Any) -> None:
+    """Ended by the player, or out of time, from a position a win still existed from: the analysis
+    says which (``stopped_winnable``), so that the replay can say "you stopped while the game was
+    still winnable" or "time ran out while the game was still winnable"."""
+    won = solve_game(Game(Settings(**ONE_SUIT), SEED), seconds=5, clock=time.process_time)
+    assert won.won
+    start = [m.to_json() for m in won.moves[:3]]  # three moves of a win: still winnable after them
+    tid = api.create_tournament(name=unique("stopped"), seed=SEED, closes_in=4, time_limit=2, **ONE_SUIT)["id"]
+    _, token = api.register("Stopper")
+    ended = api.join(tid, token)["id"]
+    assert (await play(api, server.ws_url, ended, token, start))["outcome"] == "ended"
+    _, slow = api.register("Slow")
+    timed_out = api.join(tid, slow)["id"]
+    player, _ = await Player.connect(server.ws_url, timed_out, slow)
+    await player.start()
+    for move in start:
+        assert (await player.play(move))["type"] == "result"
+    over = await player.recv(timeout=10)
+    assert over["type"] == "over" and over["outcome"] == "timed_out", over
+    await player.close()
+    wait_finished_with_par(api, tid)
+    for eid, how in ((ended, "ended"), (timed_out, "timed_out")):
+        _, ready = wait_until(how, lambda e=eid: (a := analysis(api, tid, e, token))[0] == 200 and a, timeout=60)
+        assert [p["winnable"] for p in ready["positions"]] == [True] * 4
+        assert ready["turning_point"] is None and ready["stopped_winnable"] == how
 
 
 def test_an_undo_back_to_a_winnable_position_is_winnable_again() -> None:

@@ -35,13 +35,14 @@ const stillWinnable = (text) => el("b", { "data-field": "still-winnable" }, text
  * The analysis line of a replay: one segment per position, green while a win exists, red once it is
  * lost (after the turning point, or proven lost), grey where the solver found none within its budget.
  * `seek(i)` shows position i; `mark(i)` follows the replay's step. Polls while the server computes.
+ * `who`: the player's name when the game is someone else's (null: this device's player's, "you").
  */
 export class AnalysisLine {
-  constructor(tid, entryId, seek, outcome = null) {
+  constructor(tid, entryId, seek, who = null) {
     this.tid = tid;
     this.entryId = entryId;
     this.seek = seek;
-    this.outcome = outcome; // the game's end, when known: "ended" early, "timed_out", "won"
+    this.who = who;
     this.cells = [];
     this.timer = null;
     this.step = 0;
@@ -95,13 +96,15 @@ export class AnalysisLine {
     if (turning !== null) this.cells[turning].classList.add("turning");
     this.bar.replaceChildren(...this.cells);
     const won = a.positions.length && a.positions.every((p) => p.winnable === true);
-    this.note.replaceChildren(turning !== null
-      ? el("a", { href: "#", "data-field": "turning-point", onclick: (e) => { e.preventDefault(); this.seek(turning); } },
-        `move ${turning}: the win was lost here`)
-      : won && this.outcome === "ended" ? stillWinnable("You stopped while the game was still winnable.")
-        : won && this.outcome === "timed_out" ? stillWinnable("The time ran out while the game was still winnable.")
-          : won ? "A win existed all the way through." : a.positions.some((p) => p.winnable === true)
-            ? "A win still existed at the end." : "The solver found no win in this game.");
+    // Stopped (End, or the clock) where a win still existed from: the server says which.
+    const stopped = a.stopped_winnable === "ended"
+      ? stillWinnable(`${this.who ?? "You"} stopped while the game was still winnable.`)
+      : a.stopped_winnable === "timed_out" ? stillWinnable("Time ran out while the game was still winnable.") : null;
+    this.note.replaceChildren(...(turning !== null
+      ? [el("a", { href: "#", "data-field": "turning-point", onclick: (e) => { e.preventDefault(); this.seek(turning); } },
+        `move ${turning}: the win was lost here`), stopped ? " " : null, stopped].filter(Boolean)
+      : [stopped ?? (won ? "A win existed all the way through." : a.positions.some((p) => p.winnable === true)
+        ? "A win still existed at the end." : "The solver found no win in this game.")]));
     this.mark(this.step);
   }
 

@@ -7,6 +7,7 @@ import { countdown, el, fill, ordinal } from "../lib/ui.js";
 import { matchLinks } from "../matches/ingame.js";
 import { bracketLinks } from "../brackets/ingame.js";
 import { AnalysisLine } from "../competitions/practice.js";
+import { resultAnalysisLine } from "../competitions/replay_link.js";
 
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
 export const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
@@ -87,17 +88,17 @@ function practiceLines(o) {
 
 /**
  * Where the win was lost: a practice game's (its tournament is over) drawn here, position by position;
- * a tournament's game of one deal: a link to its results, where the analysis opens once it is over.
+ * a tournament's game of one deal: a link to its replay and analysis, which open once it is over.
  */
 function analysisPart(panel, o, s, elsewhere) {
   panel.analysis?.destroy();
   panel.analysis = null;
   if (!s || elsewhere || (s.deals ?? 1) > 1) return null;
   if (!s.practice) {
-    return el("p", { class: "muted small", "data-field": "analysis-link" }, "Where the win was lost: ",
-      el("a", { href: `#/finished/${s.tournament_id}` }, "the replays"), ", once the tournament is over.");
+    const finished = api.tournament(s.tournament_id).then((t) => t.status === "finished", () => false);
+    return resultAnalysisLine(s.tournament_id, s.entry_id, finished);
   }
-  panel.analysis = new AnalysisLine(s.tournament_id, s.entry_id, () => {}, o.outcome);
+  panel.analysis = new AnalysisLine(s.tournament_id, s.entry_id, () => {});
   return el("div", { class: "over-analysis" }, el("p", { class: "small" }, el("b", {}, "Where the win was lost")),
     panel.analysis.root);
 }

@@ -2,6 +2,7 @@
 // this browser, the podium and the final standings (each score as a share of the par, equal
 // scores marked with the tie-break said), and a replay viewer that rebuilds the deal from the seed
 // (engine.js) and steps through any entrant's published game, re-scoring it on the way.
+// #/finished/TID/ENTRY opens that entry's replay (deal 1 of several) in view, its analysis under it.
 
 import { api, knownEntries, player } from "../lib/api.js";
 import { Board } from "../board/board.js";
@@ -11,6 +12,7 @@ import { certifiedBadge, clock, dealsNote, describeSettings, el, number, statusN
 import { gameSuits } from "../lib/prefs.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
 import { AnalysisLine, practiseButton } from "../competitions/practice.js";
+import { noReplay, notYet, replayHref } from "../competitions/replay_link.js";
 import { ofPar, ofParCell, podium, sharesPar } from "../standings/podium.js";
 import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
 
@@ -24,8 +26,9 @@ function moveText(m) {
   return m.type;
 }
 
-export function mount(main, tidText) {
+export function mount(main, tidText, entryText) {
   const tid = Number(tidText);
+  const linked = entryText ? Number(entryText) : null;  // the entry whose replay the address opens
   const page = el("section", { class: "page finished-page", "data-tournament": tid });
   main.append(page);
   let mine = new Set(knownEntries().map((e) => e.id));
@@ -60,7 +63,7 @@ export function mount(main, tidText) {
     }
     if (t.status !== "finished") {
       page.append(el("p", { class: "panel" }, "This tournament is not finished yet: its seed stays secret until then. ",
-        el("a", { href: `#/board/${tid}` }, "Watch the live leaderboard"), "."));
+        el("a", { href: `#/board/${tid}` }, "Watch the live leaderboard"), "."), linked === null ? "" : notYet());
       return;
     }
     const check = el("span", { class: "check", "data-check": "commitment" }, "checking\u2026");
@@ -138,6 +141,11 @@ export function mount(main, tidText) {
           el("b", {}, d.player), ` \u2014 ${d.reason} `,
           replayButtons(d.entry_id))))));
     }
+    if (linked === null) return;
+    const absent = standings.some((s) => s.entry_id === linked && s.status === "absent");  // no game: no replay
+    const game = absent ? null : await replay(linked, deals > 1 ? 1 : null, true);
+    if (game) document.title = `${t.name} \u00b7 replay of ${game.player}`;
+    else page.querySelector(".page-head").after(noReplay(linked));
   }
 
   // The par: the solver's line on this deal (whole deal known) played at a stated human pace, and
@@ -174,23 +182,29 @@ export function mount(main, tidText) {
 
   async function replayPar() {
     const game = await api.par(tid);
+    history.replaceState(null, "", `#/finished/${tid}`);
     show(new ReplayViewer({ ...game, entry_id: "par", player: "the solver (par)" }));
   }
 
-  async function replay(entryId, deal = null) {
+  // `linked`: opened by the address (it stays), else by a button (the address becomes the replay's own;
+  // it opens deal 1 of several).
+  async function replay(entryId, deal = null, linked = false) {
     games = games || (await api.replays(tid));
     const game = games.find((g) => g.entry_id === entryId && (deal === null || g.deal === deal));
-    if (!game) return;
-    await show(new ReplayViewer(game, tid));
+    if (!game) return null;
+    if (!linked) history.replaceState(null, "", (deal ?? 1) === 1 ? replayHref(tid, entryId) : `#/finished/${tid}`);
+    await show(new ReplayViewer(game, tid, mine.has(entryId)), linked);
+    return game;
   }
 
-  async function show(next) {
+  async function show(next, instant = false) {
     if (viewer) viewer.destroy();
     viewer = next;
     page.querySelector(".replay")?.remove();
     page.append(viewer.root);
     await viewer.ready;
-    viewer.root.scrollIntoView({ behavior: document.body.classList.contains("simple") ? "auto" : "smooth" });
+    const still = instant || document.body.classList.contains("simple");
+    viewer.root.scrollIntoView({ behavior: still ? "auto" : "smooth" });
   }
 
   // Arrow keys step through the replay shown (Home and End jump to its ends); the slider keeps its own keys.
@@ -211,9 +225,10 @@ export function mount(main, tidText) {
   };
 }
 
-/** One published game stepped through on a read-only board (`tid`: its tournament, for the analysis line). */
+/** One published game stepped through on a read-only board (`tid`: its tournament, for the analysis
+ * line; `mine`: the game is this device's player's, whom its analysis calls "you"). */
 export class ReplayViewer {
-  constructor(game, tid = null) {
+  constructor(game, tid = null, mine = false) {
     this.game = game;
     this.step = 0;
     this.timer = null;
@@ -237,7 +252,8 @@ export class ReplayViewer {
         button("last", "Last \u00bb", "The end", () => this.show(this.steps.length - 1)),
         this.slider),
       // Where the win was lost (the solver's analysis), under the moves: a real entry's game only.
-      (this.analysis = tid === null ? null : new AnalysisLine(tid, game.entry_id, (i) => this.show(i)))?.root ?? null,
+      (this.analysis = tid === null ? null : new AnalysisLine(tid, game.entry_id, (i) => this.show(i),
+        mine ? null : game.player))?.root ?? null,
       el("div", { class: "row" }, this.label, this.stats),
       el("div", { class: "board-wrap felt" }, boardEl),
       this.rescore);

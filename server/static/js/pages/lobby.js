@@ -6,6 +6,7 @@ import { api, forgetPlayer, player, setPlayer } from "../lib/api.js";
 import { accessNote } from "./join.js";
 import { teamSelect, teamsNote } from "../lib/teams.js";
 import { practiseButton } from "../competitions/practice.js";
+import { replayLink } from "../competitions/replay_link.js";
 import { signInThenReturn } from "./account.js";
 import { certifiedBadge, clock, copyText, countdown, describeSettings, el, explain, notify, showWho, statusName, when } from "../lib/ui.js";
 import { timeSpan } from "../lib/time.js";
@@ -254,6 +255,7 @@ export function mount(main) {
     }
     if (t.status === "finished") {
       actions.push(el("a", { class: "btn", href: `#/finished/${t.id}`, "data-action": "results" }, "Results & replays"),
+        mine && !["joined", "absent"].includes(mine.status) ? replayLink(t.id, mine.id, s.deals, "btn") : null,
         practiseButton(t));
     } else {
       actions.push(el("a", { class: "btn ghost", href: `#/board/${t.id}`, "data-action": "leaderboard" }, "Leaderboard"));

@@ -1,11 +1,13 @@
 // The player's page (#/me): name, @handle, clubs, and every result (from /api/me/entries), each
-// with its rank, score and outcome, and links to the leaderboard and the replays.
+// with its rank, score and outcome, and links to the leaderboard and, once finished, the game's own
+// replay with its analysis (#/finished/TID/ENTRY).
 
 import { api, player } from "../lib/api.js";
 import { el, explain, statusName, when, fill } from "../lib/ui.js";
 import { gameTitle, matchesByEntry } from "../matches/common.js";
 import { bracketLabel, bracketsOf } from "../brackets/common.js";
 import { practiceSection } from "../competitions/practice_list.js";
+import { replayHref } from "../competitions/replay_link.js";
 
 const RANKED = 30; // ranks looked up for the newest entries only: one request each
 
@@ -32,15 +34,17 @@ export function mount(main) {
     }
   }
 
-  function resultRow(e, rank, finished, m, b) {
+  function resultRow(e, rank, finished, m, b) {  // finished: the tournament once finished, else null
     if (e.bracket_id) return bracketRow(e, b);
     const over = !["joined", "playing"].includes(e.status);
     const score = e.final_score ?? e.score;
     if (m) rank = m.players.find((p) => p.entry_id === e.id)?.rank ?? null; // a match's rank, once it is over
     const links = m ? el("a", { class: "btn small ghost", href: `#/match/${m.id}`, "data-action": "match" }, "Match") : [
       el("a", { class: "btn small ghost", href: `#/board/${e.tournament_id}`, "data-action": "board" }, "Board"),
-      finished ? el("a", { class: "btn small ghost", href: `#/finished/${e.tournament_id}`, "data-action": "replay" },
-        "Replay") : null];
+      !finished ? null : e.status === "absent"  // never played: the results, no replay of its own
+        ? el("a", { class: "btn small ghost", href: `#/finished/${e.tournament_id}`, "data-action": "results" }, "Results")
+        : el("a", { class: "btn small ghost", href: replayHref(e.tournament_id, e.id), "data-action": "replay" },
+          (finished.settings?.deals ?? 1) > 1 ? "Replay" : "Replay & analysis")];
     return el("tr", { "data-entry": e.id, "data-tournament": e.tournament_id },
       el("td", {}, el("b", {}, m ? `Match: ${gameTitle(m.settings)}` : e.tournament),
         el("div", { class: "muted small" }, when(e.started_at))),
@@ -93,7 +97,8 @@ export function mount(main) {
       ? el("ul", { class: "clubs", "data-field": "clubs" }, me.clubs.map((c) =>
         el("li", { "data-club": c.id }, el("a", { href: `#/club/${c.id}` }, c.name))))
       : el("p", { class: "muted", "data-field": "clubs" }, "No club yet: an organiser's invite link makes you a member.");
-    const rows = entries.map((e, i) => resultRow(e, ranks[i], tournaments.get(e.tournament_id)?.status === "finished",
+    const ifFinished = (t) => (t?.status === "finished" ? t : null);
+    const rows = entries.map((e, i) => resultRow(e, ranks[i], ifFinished(tournaments.get(e.tournament_id)),
       seats.get(e.id), brackets.get(e.bracket_id)));
     fill(page, 
       el("h1", {}, el("span", { "data-field": "name" }, me.name),
