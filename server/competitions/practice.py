@@ -63,15 +63,24 @@ class PracticeBody(Struct, forbid_unknown_fields=True):
     deal: int | None = None
 
 
+def query_deal(request: Request[Any, Any, Any]) -> int | None:
+    """The deal named by ``?deal=k`` (None: not named): 400 in plain words for anything but a whole
+    number from 1, or for two different ones."""
+    said = set()
+    for raw in request.query_params.getall("deal", []):
+        if not raw.isdigit() or len(raw) > 6 or int(raw) < 1:
+            raise HTTPException(status_code=400, detail=f"deal must be a whole number from 1, not {raw[:20]!r}")
+        said.add(int(raw))
+    if len(said) > 1:
+        raise HTTPException(status_code=400, detail="two different deals asked for: say one")
+    return said.pop() if said else None
+
+
 async def asked_deal(request: Request[Any, Any, Any]) -> int | None:
     """The deal asked for, by ``?deal=k`` or the body ``{"deal": k}`` (None: not said). 400 in plain
     words for anything but a whole number from 1, or for two different answers."""
-    said: list[int] = []
-    query = request.query_params.getall("deal", [])
-    for raw in query:
-        if not raw.isdigit() or len(raw) > 6 or int(raw) < 1:
-            raise HTTPException(status_code=400, detail=f"deal must be a whole number from 1, not {raw[:20]!r}")
-        said.append(int(raw))
+    query = query_deal(request)
+    said = [] if query is None else [query]
     if await request.body():
         body = await strict_body(request, PracticeBody)
         if body.deal is not None:
@@ -83,15 +92,16 @@ async def asked_deal(request: Request[Any, Any, Any]) -> int | None:
     return said[0] if said else None
 
 
-def practised_deal(asked: int | None, deals: int) -> int:
-    """The deal a practice plays: the one deal of a tournament of one; the one asked for of several
-    (400 when none is named, 404 past the last)."""
+def practised_deal(asked: int | None, deals: int, what: str = "practise") -> int:
+    """The deal a practice plays (or an analysis covers: ``what``): the one deal of a tournament of
+    one; the one asked for of several (400 when none is named, 404 past the last)."""
     if asked is None:
         if deals == 1:
             return 1
+        how = '{"deal": k}' if what == "practise" else "?deal=k"
         raise HTTPException(
             status_code=400,
-            detail=f'this tournament had {deals} deals: say which to practise ({{"deal": k}}, k from 1 to {deals})',
+            detail=f"this tournament had {deals} deals: say which to {what} ({how}, k from 1 to {deals})",
         )
     if asked > deals:
         what = "one deal" if deals == 1 else f"{deals} deals"
