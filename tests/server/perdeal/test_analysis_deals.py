@@ -18,7 +18,7 @@ def ready(api: Api, path: str, token: str) -> dict[str, Any]:
     def asked() -> dict[str, Any] | None:
         r = api.http.get(path, headers=bearer(token))
         assert r.status_code in (200, 202), r.text
-        return r.json() if r.status_code == 200 else None  # type: ignore[no-any-return]
+        return r.json() if r.status_code == 200 else None
 
     return wait_until("analysed", asked, timeout=60.0)  # type: ignore[no-any-return]
 
