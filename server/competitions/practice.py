@@ -66,9 +66,9 @@ class PracticeBody(Struct, forbid_unknown_fields=True):
 def query_deal(request: Request[Any, Any, Any]) -> int | None:
     """The deal named by ``?deal=k`` (None: not named): 400 in plain words for anything but a whole
     number from 1, or for two different ones."""
-    said = set()
+    said: set[int] = set()
     for raw in request.query_params.getall("deal", []):
-        if not raw.isdigit() or len(raw) > 6 or int(raw) < 1:
+        if not (raw.isascii() and raw.isdigit()) or len(raw) > 6 or int(raw) < 1:
             raise HTTPException(status_code=400, detail=f"deal must be a whole number from 1, not {raw[:20]!r}")
         said.add(int(raw))
     if len(said) > 1:
@@ -104,8 +104,8 @@ def practised_deal(asked: int | None, deals: int, what: str = "practise") -> int
             detail=f"this tournament had {deals} deals: say which to {what} ({how}, k from 1 to {deals})",
         )
     if asked > deals:
-        what = "one deal" if deals == 1 else f"{deals} deals"
-        raise NotFoundException(f"no deal {asked}: this tournament had {what}")
+        had = "one deal" if deals == 1 else f"{deals} deals"
+        raise NotFoundException(f"no deal {asked}: this tournament had {had}")
     return asked
 
 

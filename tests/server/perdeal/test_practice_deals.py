@@ -33,6 +33,7 @@ async def test_a_deal_of_several_is_practised_as_the_entrants_played_it(api: Api
     assert_error(api.http.post(path, json={"deal": 2, "seat": 1}, headers=bearer(guest)), 400)
     assert_error(api.http.post(f"{path}?deal=two", headers=bearer(guest)), 400, "whole number from 1", "two")
     assert_error(api.http.post(f"{path}?deal=-1", headers=bearer(guest)), 400, "whole number from 1")
+    assert_error(api.http.post(f"{path}?deal=%C2%B2", headers=bearer(guest)), 400, "whole number from 1")
     assert_error(api.http.post(f"{path}?deal=1", json={"deal": 2}, headers=bearer(guest)), 400, "two different")
     assert await fetch(server.database_url, PRACTICE_ROWS, tid) == []
 
