@@ -25,6 +25,8 @@ class PracticeEntry(Struct):
     time_left: int | None
     started_at: datetime | None
     deadline: datetime | None
+    deal: int | None = None  # with several deals, the deal practised (1 to ``deals``); null with one
+    deals: int = 1  # how many deals the tournament had
     practice: bool = True
 
 

@@ -311,7 +311,7 @@ class PlaySession:
         live = self.live
         assert live is not None
         if live.status != "joined":
-            if live.deal < live.deals and live.status in OVER:
+            if live.deal < live.deals and live.status in OVER and not live.practice:  # a practice: one deal
                 await self._next_deal()
             else:
                 await self.error("already_started", f"this entry is {live.status}")

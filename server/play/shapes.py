@@ -87,9 +87,11 @@ def deals_of(live: LiveGame) -> dict[str, int]:
 
 async def practice_result(db: asyncpg.Pool, live: LiveGame) -> tuple[p.WouldRank, p.ParSummary | None]:
     """A practice game over (at its end, or reopened): where its final score would have ranked in the
-    tournament whose deal it played again (rank of how many), and that tournament's par."""
+    tournament whose deal it played again (rank of how many), and that tournament's par. With several
+    deals, among that deal's results, and the par of deal 1 only (the others have none)."""
     game = live.game
     assert game is not None
-    row = await store.practice_over(db, live.tournament_id, game.final_score or 0, game.time_left or 0)
+    deal = live.deal if live.deals > 1 else None
+    row = await store.practice_over(db, live.tournament_id, game.final_score or 0, game.time_left or 0, deal)
     par = None if row["par"] is None else msgspec.convert(row["par"], p.ParSummary)
     return p.WouldRank(rank=row["ahead"] + 1, of=row["ranked"] + 1), par

@@ -102,22 +102,54 @@ async def stop_reason(db: Db, entry_id: int) -> tuple[bool, str | None] | None:
     return None if row is None else (row["cancelled"], row["disqualified"])
 
 
-async def practice_over(db: Db, tournament_id: int, final_score: int, time_left: int) -> asyncpg.Record:
+# One deal's results of a tournament's ranked entries (their earlier deals', then the one each plays
+# or last played): what a practice game of that deal is set against.
+_DEAL_RESULTS = """
+    SELECT d.entry_id, d.final_score, d.time_left
+      FROM entry_deals d JOIN entries e ON e.id = d.entry_id WHERE e.tournament_id = $1 AND d.deal = $4
+    UNION ALL
+    SELECT e.id, coalesce(e.final_score, e.score) - e.score_before, coalesce(e.time_left, 0) - e.time_before
+      FROM entries e WHERE e.tournament_id = $1 AND e.deal = $4 AND e.started_at IS NOT NULL AND NOT e.practice"""
+
+_PAR = """(SELECT jsonb_build_object('outcome', pr.outcome, 'final_score', pr.final_score,
+                                 'moves', jsonb_array_length(pr.moves), 'pace', pr.pace, 'in_time', pr.in_time)
+             FROM pars pr WHERE pr.tournament_id = $1)"""
+
+
+async def practice_over(
+    db: Db, tournament_id: int, final_score: int, time_left: int, deal: int | None = None
+) -> asyncpg.Record:
     """Where a practice game's final score would have ranked in the tournament's stored standings
     (``ahead``: the ranked entries it would not pass, the earlier entries winning ties; ``ranked``: how
-    many there are), and the tournament's par (null when there is none). Once, when the game is over."""
-    row = await db.fetchrow(
-        """SELECT count(*) AS ranked,
-                  count(*) FILTER (WHERE s.final_score > $2 OR (s.final_score = $2 AND s.time_left >= $3)) AS ahead,
-                  (SELECT jsonb_build_object('outcome', pr.outcome, 'final_score', pr.final_score,
-                                             'moves', jsonb_array_length(pr.moves), 'pace', pr.pace,
-                                             'in_time', pr.in_time)
-                     FROM pars pr WHERE pr.tournament_id = $1) AS par
-             FROM standings s WHERE s.tournament_id = $1""",
-        tournament_id,
-        final_score,
-        time_left,
-    )
+    many there are), and the tournament's par (null when there is none). Once, when the game is over.
+
+    With several deals (``deal``: the deal practised), among the ranked entries' results on that deal
+    (0 for an entry that never played it), and the par only on deal 1 (the par is deal 1's)."""
+    if deal is None:
+        row = await db.fetchrow(
+            f"""SELECT count(*) AS ranked,
+                       count(*) FILTER (WHERE s.final_score > $2 OR (s.final_score = $2 AND s.time_left >= $3))
+                           AS ahead,
+                       {_PAR} AS par
+                  FROM standings s WHERE s.tournament_id = $1""",
+            tournament_id,
+            final_score,
+            time_left,
+        )
+    else:
+        row = await db.fetchrow(
+            f"""WITH d AS ({_DEAL_RESULTS}),
+                     r AS (SELECT coalesce(d.final_score, 0) AS score, coalesce(d.time_left, 0) AS time_left
+                             FROM standings s LEFT JOIN d ON d.entry_id = s.entry_id WHERE s.tournament_id = $1)
+                SELECT count(*) AS ranked,
+                       count(*) FILTER (WHERE r.score > $2 OR (r.score = $2 AND r.time_left >= $3)) AS ahead,
+                       CASE WHEN $4 = 1 THEN {_PAR} END AS par
+                  FROM r""",
+            tournament_id,
+            final_score,
+            time_left,
+            deal,
+        )
     assert row is not None  # an aggregate: always one row
     return row
 

@@ -36,7 +36,7 @@ from ...play.messages import ParSummary
 from ...players.auth import require_player
 from .. import practice_messages as m
 from ..deal_checks import deal_count
-from ..practice import finished_tournament
+from ..practice import finished_tournament, practised_deal, query_deal
 from . import store
 from .job import MAX_MOVES, analyse
 
@@ -61,39 +61,39 @@ class Analyses:
         self.seconds = config.analysis_seconds
         self.total = config.analysis_total_seconds
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
-        self.tasks: dict[int, asyncio.Task[None]] = {}
+        self.tasks: dict[tuple[int, int], asyncio.Task[None]] = {}  # by (entry, deal)
 
-    async def ask(self, game: asyncpg.Record, charge: Callable[[], Awaitable[None]]) -> None:
+    async def ask(self, game: store.DealGame, charge: Callable[[], Awaitable[None]]) -> None:
         """Work out this game's analysis unless it is under way (here or in another process).
         ``charge`` is called once the work is claimed, before it starts (it may refuse: 429)."""
-        entry_id = game["id"]
-        running = self.tasks.get(entry_id)
+        key = game.key
+        running = self.tasks.get(key)
         if running is not None and not running.done():
             return
-        starts = await store.claim(self.db, entry_id, self.me, LEASE)
+        starts = await store.claim(self.db, key, self.me, LEASE)
         if starts is None:
             return
         try:
             await charge()
-            moves = await store.moves(self.db, entry_id)
+            moves = await store.moves(self.db, game)
         except BaseException:
-            await self._release(entry_id)
+            await self._release(key)
             raise
-        log.info("analysing entry %s (start %d)", entry_id, starts)
+        log.info("analysing entry %s deal %s (start %d)", game.entry_id, game.deal, starts)
         task = asyncio.create_task(self._work(game, moves))
-        self.tasks[entry_id] = task
-        task.add_done_callback(lambda t: self.tasks.pop(entry_id, None) if self.tasks.get(entry_id) is t else None)
+        self.tasks[key] = task
+        task.add_done_callback(lambda t: self.tasks.pop(key, None) if self.tasks.get(key) is t else None)
 
-    async def _work(self, game: asyncpg.Record, moves: list[dict[str, Any]]) -> None:
-        entry_id = game["id"]
-        par = game["par_outcome"]
+    async def _work(self, game: store.DealGame, moves: list[dict[str, Any]]) -> None:
+        key = game.key
+        par = game.par_outcome
         opening = True if par == "won" else False if par == "proven lost" else None
         job = asyncio.ensure_future(
             self.worker.run(
                 analyse,
-                game["settings"],
-                game["seed"],
-                game["ordinal"],
+                game.settings,
+                game.seed,
+                game.ordinal,
                 moves,
                 opening,
                 self.seconds,
@@ -107,28 +107,31 @@ class Analyses:
                 if done:
                     break
                 try:
-                    await store.renew(self.db, entry_id, self.me, LEASE)
+                    await store.renew(self.db, key, self.me, LEASE)
                 except (OSError, asyncpg.PostgresError):
-                    log.warning("renewing the claim on the analysis of entry %s failed", entry_id)
+                    log.warning("renewing the claim on the analysis of entry %s deal %s failed", *key)
             result = job.result()
-            await store.save(self.db, entry_id, result)
+            await store.save(self.db, key, result)
             log.info(
-                "analysed entry %s: %d searches, turning point %s", entry_id, result["solved"], result["turning_point"]
+                "analysed entry %s deal %s: %d searches, turning point %s",
+                *key,
+                result["solved"],
+                result["turning_point"],
             )
         except asyncio.CancelledError:
-            await self._release(entry_id)
+            await self._release(key)
             raise
         except Exception:
-            log.warning("analysing entry %s failed; it is tried again when asked", entry_id, exc_info=True)
-            await self._release(entry_id)
+            log.warning("analysing entry %s deal %s failed; it is tried again when asked", *key, exc_info=True)
+            await self._release(key)
         finally:
             job.cancel()
 
-    async def _release(self, entry_id: int) -> None:
+    async def _release(self, key: tuple[int, int]) -> None:
         try:
-            await asyncio.wait_for(store.release(self.db, entry_id, self.me), 2)
+            await asyncio.wait_for(store.release(self.db, key, self.me), 2)
         except (OSError, TimeoutError, asyncpg.PostgresError):
-            log.warning("could not give up the claim on the analysis of entry %s; it runs out", entry_id)
+            log.warning("could not give up the claim on the analysis of entry %s deal %s; it runs out", *key)
 
     async def close(self) -> None:
         """Cancel the work under way (its claims given up)."""
@@ -142,7 +145,7 @@ def analyses_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Analyses:
     return cast(Analyses, connection.app.state.analyses)
 
 
-def stopped_winnable(status: str, positions: list[dict[str, Any]]) -> Literal["ended", "timed_out"] | None:
+def stopped_winnable(status: str | None, positions: list[dict[str, Any]]) -> Literal["ended", "timed_out"] | None:
     """How a game stopped with a win still there from its last position: ended by the player, or
     out of time; None for a game won, never played, or whose last position has no win known."""
     if status not in ("ended", "timed_out") or not positions or positions[-1].get("winnable") is not True:
@@ -180,22 +183,23 @@ async def analysis(
     request: Request[Any, Any, Any], tournament_id: int, entry_id: int
 ) -> Response[m.Analysis | m.Computing]:
     """Player, after the finish: where the entry's win was lost. 202 ``{"status": "computing"}`` while
-    the solver works it out, then 200 with every position's verdict. 401 without a player's token;
-    403 before the finish; 409 for a practice game still being played, a game of more than
-    20,000 moves, and a tournament of several deals; 429 when the player or the address has
-    started too many analyses (asking for one stored or under way costs nothing)."""
+    the solver works it out, then 200 with every position's verdict. With several deals, one deal's
+    game: ``?deal=k`` (400 without it, 404 past the last deal or for a deal the entry never played);
+    a practice game plays one deal, its own. 401 without a player's token; 403 before the finish;
+    409 for a practice game still being played and a game of more than 20,000 moves; 429 when the
+    player or the address has started too many analyses (asking for one stored or under way costs
+    nothing)."""
     db = core_of(request).db
     player = await require_player(request)
-    tour = await finished_tournament(db, tournament_id, "analysis")
-    deals = deal_count(tour["settings"])
-    if deals > 1:
-        raise HTTPException(
-            status_code=409, detail=f"the analysis covers tournaments of one deal: this one had {deals} deals"
-        )
-    game = await store.game(db, tournament_id, entry_id) if valid_id(entry_id) else None
-    if game is None:
+    asked = query_deal(request)
+    await finished_tournament(db, tournament_id, "analysis")
+    row = await store.entry(db, tournament_id, entry_id) if valid_id(entry_id) else None
+    if row is None:
         raise NotFoundException(f"no entry {entry_id} in tournament {tournament_id}")
-    done = await store.stored(db, entry_id)
+    game = await store.game(db, row, analysed_deal(row, asked))
+    if game is None:
+        raise NotFoundException(f"entry {entry_id} never played deal {asked}: no game to analyse")
+    done = await store.stored(db, entry_id, game.deal)
     if done is not None:
         return Response(
             m.Analysis(
@@ -206,15 +210,26 @@ async def analysis(
             ),
             status_code=200,
         )
-    if game["status"] not in OVER:
+    if game.status not in OVER:
         raise HTTPException(status_code=409, detail="the practice game is still being played: analysis once it is over")
-    if game["moves"] > MAX_MOVES:
+    if game.moves > MAX_MOVES:
         raise HTTPException(
             status_code=409,
-            detail=f"the analysis covers games of at most {MAX_MOVES:,} moves: this one has {game['moves']:,}",
+            detail=f"the analysis covers games of at most {MAX_MOVES:,} moves: this one has {game.moves:,}",
         )
     await analyses_of(request).ask(game, allowance(request, player["id"]))
     return Response(m.Computing(), status_code=202)
+
+
+def analysed_deal(row: asyncpg.Record, asked: int | None) -> int:
+    """The deal whose game is analysed: a practice game's own; with several deals the one asked for
+    (400 when none is, 404 past the last); the one deal otherwise."""
+    deals = deal_count(row["settings"])
+    if row["practice"] and deals > 1:
+        if asked not in (None, row["deal"]):
+            raise NotFoundException(f"this practice game played deal {row['deal']} only, not deal {asked}")
+        return int(row["deal"])
+    return practised_deal(asked, deals, "analyse")
 
 
 ROUTES = [analysis]

@@ -141,11 +141,11 @@ async def test_the_organiser_sets_deals_and_scoring(page: Page, api: Api, admin_
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-async def test_practise_is_offered_only_for_one_deal(
+async def test_practise_is_offered_per_deal_on_the_results_page(
     browser: Browser, server: ServerProcess, api: Api, viewport: Any
 ) -> None:
-    """Practice plays a tournament of one deal: a finished tournament of several deals offers no
-    "Practise this deal" (the server would refuse it), on its page or its lobby card."""
+    """A finished tournament of one deal offers "Practise this deal" on its page and its lobby card;
+    one of several deals offers "Practise deal N" for each deal on its page (the card links there)."""
     one = api.create_tournament(name="One deal", **SETTINGS)["id"]
     two = api.create_tournament(name="Two deals", **SETTINGS, deals=2)["id"]
     for tid in (one, two):
@@ -154,14 +154,14 @@ async def test_practise_is_offered_only_for_one_deal(
     page = await context.new_page()
     errors = js_errors(page)
     await sign_in(page, api, "Practiser")
-    for tid, offered in ((one, 1), (two, 0)):
+    for tid, offered in ((one, ["Practise this deal"]), (two, ["Practise deal 1", "Practise deal 2"])):
         await page.goto(f"/#/finished/{tid}")
         await expect(page.locator("[data-action=standings-csv]")).to_be_visible()
-        await expect(page.locator("[data-action=practise]")).to_have_count(offered)
+        await expect(page.locator("[data-action=practise]")).to_have_text(offered)
     await page.goto("/#/lobby")
-    for tid, offered in ((one, 1), (two, 0)):
+    for tid, count in ((one, 1), (two, 0)):
         card = page.locator(f"article[data-tournament='{tid}']")
         await expect(card.locator("[data-action=results]")).to_be_visible()
-        await expect(card.locator("[data-action=practise]")).to_have_count(offered)
+        await expect(card.locator("[data-action=practise]")).to_have_count(count)
     assert errors == []
     await context.close()

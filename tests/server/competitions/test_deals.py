@@ -202,14 +202,14 @@ async def test_matchpoints_rank_a_hand_checked_field(api: Api, server: Any, data
     report = verify(server.url, tid)
     assert report.ok, report.problems
     assert any(c.name == "ranking" and "matchpoints" in c.detail for c in report.checks)
-    # Practice plays one deal: a tournament of several is refused with the reason, nothing made.
+    # Practice plays one deal at a time: asked without saying which, the reason, nothing made.
     _, token = api.register("practiser")
     r = api.http.post(f"/api/tournaments/{tid}/practice", headers={"authorization": f"Bearer {token}"})
-    assert r.status_code == 409 and "one deal" in r.json()["detail"], r.text
+    assert r.status_code == 400 and "2 deals" in r.json()["detail"], r.text
     assert await fetch(database_url, "SELECT id FROM entries WHERE tournament_id = $1 AND practice", tid) == []
     entry = (await fetch(database_url, "SELECT id FROM entries WHERE tournament_id = $1", tid))[0]["id"]
     r = api.http.get(f"/api/tournaments/{tid}/entries/{entry}/analysis", headers={"authorization": f"Bearer {token}"})
-    assert r.status_code == 409 and "one deal" in r.json()["detail"], r.text
+    assert r.status_code == 400 and "2 deals" in r.json()["detail"], r.text  # which deal's game: ?deal=k
 
 
 async def test_rounds_start_together_on_time(api: Api, server: Any, database_url: str) -> None:

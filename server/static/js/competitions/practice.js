@@ -1,30 +1,45 @@
 // Practice and analysis on a finished tournament: the "Practise this deal" button (finished page and
-// the lobby's finished cards), and the line under a replay that shows where the win was lost.
+// the lobby's finished cards), "Practise deal N" for each deal of several (finished page), and the
+// line under a replay that shows where the win was lost.
 
 import { api, player } from "../lib/api.js";
 import { el, notify } from "../lib/ui.js";
 
-/** A button that starts a practice game of the tournament `t`'s deal (unranked) and opens it; null
- * for a tournament of several deals, which practice does not play (the server refuses it). */
-export function practiseButton(t) {
-  if ((t.settings && t.settings.deals) > 1) return null;
-  const tid = t.id;
-  if (!player()) {  // a way in, not a grey line that looks like a disabled button
-    return el("a", { class: "btn ghost", href: "#/account", "data-field": "practise-hint",
-      title: "Practice games belong to a player: sign in or play as a guest first" }, "Sign in to practise this deal");
-  }
-  const button = el("button", { class: "btn", "data-action": "practise", title: "Play this deal again, unranked",
+const signIn = (what) => el("a", { class: "btn ghost", href: "#/account", "data-field": "practise-hint",
+  title: "Practice games belong to a player: sign in or play as a guest first" }, `Sign in to practise ${what}`);
+
+/** The button that starts a practice game of deal `deal` (null: the one deal) and opens it. */
+function startButton(tid, deal, label, title) {
+  const button = el("button", { class: "btn", "data-action": "practise", "data-deal": deal, title,
     onclick: async () => {
       button.disabled = true;
       try {
-        const entry = await api.practice(tid);
+        const entry = await api.practice(tid, deal);
         location.hash = `#/play/${entry.id}`;
       } catch (err) {
         notify(err.message, "error");
         button.disabled = false;
       }
-    } }, "Practise this deal");
+    } }, label);
   return button;
+}
+
+/** A button that starts a practice game of the tournament `t`'s deal (unranked) and opens it; null
+ * for a tournament of several deals (its results page has a button for each: `practiseDeals`). */
+export function practiseButton(t) {
+  if ((t.settings && t.settings.deals) > 1) return null;
+  if (!player()) return signIn("this deal");  // a way in, not a grey line that looks like a disabled button
+  return startButton(t.id, null, "Practise this deal", "Play this deal again, unranked");
+}
+
+/** The finished page's practice: "Practise this deal", or with several deals "Practise deal N" for each. */
+export function practiseDeals(t) {
+  const deals = (t.settings && t.settings.deals) || 1;
+  if (deals <= 1) return practiseButton(t);
+  if (!player()) return signIn("a deal");
+  return el("span", { class: "practise-deals", role: "group", "aria-label": "Practise a deal, unranked",
+    "data-field": "practise-deals" }, Array.from({ length: deals }, (_, i) => startButton(t.id, i + 1,
+    `Practise deal ${i + 1}`, `Play deal ${i + 1} of ${deals} again, unranked`)));
 }
 
 const POLL_MS = 1500;
@@ -38,9 +53,10 @@ const stillWinnable = (text) => el("b", { "data-field": "still-winnable" }, text
  * `who`: the player's name when the game is someone else's (null: this device's player's, "you").
  */
 export class AnalysisLine {
-  constructor(tid, entryId, seek, who = null) {
+  constructor(tid, entryId, seek, who = null, deal = null) {
     this.tid = tid;
     this.entryId = entryId;
+    this.deal = deal; // with several deals: which deal's game (a practice game: its own, left out)
     this.seek = seek;
     this.who = who;
     this.cells = [];
@@ -62,7 +78,7 @@ export class AnalysisLine {
     }
     let answer;
     try {
-      answer = await api.analysis(this.tid, this.entryId);
+      answer = await api.analysis(this.tid, this.entryId, this.deal);
     } catch (err) {
       if (err.status === 429 && err.retryAfter) {  // too many analyses started: this one a little later
         this.note.textContent = `Analysis waits: ${err.message}`;

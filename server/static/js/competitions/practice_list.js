@@ -10,7 +10,9 @@ function practiceRow(e) {
   const open = OPEN.includes(e.status);
   const score = e.final_score ?? e.score;
   return el("tr", { "data-practice": e.id, "data-tournament": e.tournament_id },
-    el("td", {}, el("b", {}, e.tournament), el("div", { class: "muted small" }, e.started_at ? when(e.started_at) : "not started")),
+    el("td", {}, el("b", {}, e.tournament), e.deal ? el("div", { class: "small", "data-field": "deal" },
+      `deal ${e.deal} of ${e.deals}`) : null,
+    el("div", { class: "muted small" }, e.started_at ? when(e.started_at) : "not started")),
     el("td", { class: "num score", "data-field": "score", "data-label": "score" }, score ?? "\u2013"),
     el("td", { "data-field": "outcome" }, el("span", { class: `badge st-${e.status}` }, statusName(e.status))),
     el("td", { class: "links" },

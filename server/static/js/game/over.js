@@ -93,7 +93,7 @@ function practiceLines(o) {
 function analysisPart(panel, o, s, elsewhere) {
   panel.analysis?.destroy();
   panel.analysis = null;
-  if (!s || elsewhere || (s.deals ?? 1) > 1) return null;
+  if (!s || elsewhere || ((s.deals ?? 1) > 1 && !s.practice)) return null;  // a practice game: one deal
   if (!s.practice) {
     const finished = api.tournament(s.tournament_id).then((t) => t.status === "finished", () => false);
     return resultAnalysisLine(s.tournament_id, s.entry_id, finished);
@@ -103,9 +103,10 @@ function analysisPart(panel, o, s, elsewhere) {
     panel.analysis.root);
 }
 
-/** Several deals: the total so far, and what comes next. */
+/** Several deals: the total so far, and what comes next (a practice game: which deal it played). */
 function dealsPart(o, s) {
   if (!s || (s.deals ?? 1) <= 1) return null;
+  if (s.practice) return el("p", { class: "deals-total", "data-field": "practice-deal" }, `Deal ${s.deal} of ${s.deals}.`);
   const total = o.total ?? s.total;
   const last = s.deal >= s.deals;
   return el("p", { class: "deals-total", "data-field": "deals-total" },
@@ -117,7 +118,7 @@ function dealsPart(o, s) {
 
 /** The "Next deal" button, while a deal is left and the player starts it (start "own"). */
 function nextDeal(s, startNext) {
-  if (!s || (s.deals ?? 1) <= 1 || s.deal >= s.deals || s.starts_at) return null;
+  if (!s || s.practice || (s.deals ?? 1) <= 1 || s.deal >= s.deals || s.starts_at) return null;
   const button = el("button", { class: "btn primary", "data-action": "next-deal",
     onclick: () => { button.disabled = true; startNext(); } }, `Next deal (${s.deal + 1} of ${s.deals})`);
   return button;

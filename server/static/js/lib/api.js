@@ -168,12 +168,15 @@ export const api = {
   },
   disqualified: (tid) => call("GET", `/api/tournaments/${tid}/disqualified`),
   par: (tid) => call("GET", `/api/tournaments/${tid}/par`),
-  /** A finished tournament's deal played again, unranked: a practice entry (its game at #/play/ID). */
-  practice: (tid) => call("POST", `/api/tournaments/${tid}/practice`, { token: token() }),
+  /** A finished tournament's deal played again, unranked: a practice entry (its game at #/play/ID);
+   * `deal`: which one of a tournament of several deals. */
+  practice: (tid, deal = null) => call("POST", `/api/tournaments/${tid}/practice`,
+    { token: token(), body: deal ? { deal } : undefined }),
   /** The player's practice games, newest first. */
   myPractice: () => call("GET", "/api/me/practice", { token: token() }),
   /** Where a finished game's win was lost: {status: "computing"} until {status: "ready", positions, ...}. */
-  analysis: (tid, eid) => call("GET", `/api/tournaments/${tid}/entries/${eid}/analysis`, { token: token() }),
+  analysis: (tid, eid, deal = null) => call("GET",
+    `/api/tournaments/${tid}/entries/${eid}/analysis${deal ? `?deal=${deal}` : ""}`, { token: token() }),
   /** Matches (docs/matches.md): the formats with how many matches wait or play in each, asking for a
    * seat ({match, entry}), a match, the player's matches, a finished match's replays, leaving a seat. */
   matchFormats: () => call("GET", "/api/matches/formats"),

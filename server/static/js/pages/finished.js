@@ -11,7 +11,7 @@ import { commitment, replayGame, VARIANTS } from "../engine/index.js";
 import { certifiedBadge, clock, dealsNote, describeSettings, el, number, statusName, when } from "../lib/ui.js";
 import { gameSuits } from "../lib/prefs.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
-import { AnalysisLine, practiseButton } from "../competitions/practice.js";
+import { AnalysisLine, practiseDeals } from "../competitions/practice.js";
 import { noReplay, notYet, replayHref } from "../competitions/replay_link.js";
 import { ofPar, ofParCell, podium, sharesPar } from "../standings/podium.js";
 import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
@@ -69,7 +69,7 @@ export function mount(main, tidText, entryText) {
     const check = el("span", { class: "check", "data-check": "commitment" }, "checking\u2026");
     page.append(el("p", { class: "row" }, el("a", { class: "btn small", href: `/api/tournaments/${tid}/standings.csv`,
       download: `tournament-${tid}-standings.csv`, "data-action": "standings-csv" }, "Download results (CSV)"),
-      practiseButton(t)));
+      practiseDeals(t)));
     // The proof of fairness one click away, under the standings: the check's verdict in its summary.
     const fairness = el("details", { class: "panel fairness", "data-field": "fairness" },
       el("summary", {}, el("b", {}, "Fair play: "), check),
@@ -253,7 +253,7 @@ export class ReplayViewer {
         this.slider),
       // Where the win was lost (the solver's analysis), under the moves: a real entry's game only.
       (this.analysis = tid === null ? null : new AnalysisLine(tid, game.entry_id, (i) => this.show(i),
-        mine ? null : game.player))?.root ?? null,
+        mine ? null : game.player, game.deal ?? null))?.root ?? null,
       el("div", { class: "row" }, this.label, this.stats),
       el("div", { class: "board-wrap felt" }, boardEl),
       this.rescore);

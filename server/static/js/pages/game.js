@@ -147,7 +147,7 @@ export function mount(main, entryIdText) {
   function showDeal(s, v) {
     const several = (s.deals ?? 1) > 1;
     hud.querySelector(".stat-deal").hidden = !several;
-    hud.querySelector(".stat-total").hidden = !several;
+    hud.querySelector(".stat-total").hidden = !several || !!s.practice; // a practice game plays one deal
     hud.querySelector(".stats").classList.toggle("several", several);
     if (!several) return;
     const dealStat = hud.querySelector("[data-stat=deal]");
@@ -322,7 +322,8 @@ export function mount(main, entryIdText) {
     startPanel.replaceChildren(
       el("h2", {}, s.practice ? "Practice: unranked" : "Ready?"),
       s.practice ? el("p", { "data-field": "practice-unranked" },
-        "The finished tournament's deal again: this game counts on no leaderboard. At its end you see where ",
+        (s.deals ?? 1) > 1 ? `Deal ${s.deal} of ${s.deals} of the finished tournament again` : "The finished tournament's deal again",
+        ": this game counts on no leaderboard. At its end you see where ",
         "it would have ranked.") : null,
       el("p", {}, `The clock (${clock(s.time_limit)}) starts on the server when you press Start, `,
         "and runs until the end even if you leave the page."),

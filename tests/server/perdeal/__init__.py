@@ -1,0 +1,1 @@
+"""Practice and analysis of one deal of a finished tournament of several deals."""
