@@ -2,19 +2,19 @@
 // page is out of view; lib/told.js): the match made (every seat taken), then its result.
 
 import { api, player } from "../lib/api.js";
-import { el } from "../lib/ui.js";
+import { el, ordinal } from "../lib/ui.js";
 import { tellResult, tellTitle, notifyPlayer } from "../lib/told.js";
 
 const POLL_SECONDS = 5;
 
-/** The player's place in a finished match, as a title says it: "won", "a draw", "2nd of 3". */
+/** The player's place in a finished match, as a title says it: "won", "a draw", "2nd of 3", "joint 2nd of 4". */
 export function matchPlace(m) {
   const me = player();
   const seat = m.players.find((p) => me && p.player_id === me.id);
   if (!seat || seat.rank === null || seat.rank === undefined) return null;
   const shared = m.players.some((p) => p !== seat && p.rank === seat.rank);
   if (seat.rank === 1) return shared ? "a draw" : "won";
-  return `${seat.rank}${shared ? "=" : ""} of ${m.players.length}`;
+  return `${shared ? "joint " : ""}${ordinal(seat.rank)} of ${m.players.length}`;
 }
 
 /** Tell what changed since `before` (what this returned for the last read on this page; null: the
