@@ -133,6 +133,7 @@ async function showPlace(node, state, onPlace) {
   if (!state) return;
   try {
     const around = await api.around(state.tournament_id, state.entry_id, 0);
+    if (!node.isConnected) return; // redrawn, or another page: its own place is asked for there
     const mine = around.rows.find((r) => r.entry_id === state.entry_id);
     if (!mine) throw new Error("not ranked");
     const still = around.status !== "finished" ? " so far: others may still be playing" : "";

@@ -44,6 +44,7 @@ export async function watchMatch(matchId, node, before = null) {
   let seen = before;
   try {
     const m = await api.match(matchId);
+    if (!node.isConnected) return; // redrawn, or another page
     seen = tellMatch(m, before);
     const place = m.status === "over" ? matchPlace(m) : null;
     if (place) {
