@@ -5,10 +5,12 @@ import { api } from "../lib/api.js";
 import { VARIANTS } from "../engine/index.js";
 import { countdown, el, fill, ordinal } from "../lib/ui.js";
 import { matchLinks } from "../matches/ingame.js";
+import { watchMatch } from "../matches/told.js";
 import { bracketLinks } from "../brackets/ingame.js";
 import { AnalysisLine } from "../competitions/practice.js";
 import { resultAnalysisLine } from "../competitions/replay_link.js";
 
+const PLACE_SECONDS = 5;
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
 export const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
 
@@ -27,7 +29,7 @@ export function freeColumnHint(v, o) {
  * `startNext()`: start the next deal; `close()`: hide the panel to see the table; `matchId`: the match
  * of a match's seat (its links instead of the leaderboard's); `bracket`: a bracket's game ({bracket_id, round}).
  */
-export function fillOver(panel, o, { view, state, matchId, bracket, startNext, close }) {
+export function fillOver(panel, o, { view, state, matchId, bracket, startNext, close, onPlace }) {
   const v = view || {};
   const reveals = v.reveals ?? 0;
   const sequences = v.sequences ?? 0;
@@ -61,13 +63,16 @@ export function fillOver(panel, o, { view, state, matchId, bracket, startNext, c
           "Leaderboard") : null,
       el("a", { class: "btn", href: "#/lobby" }, "Lobby"),
       el("button", { class: "btn ghost", "data-action": "see-table", onclick: close }, "See the table")));
-  if (matchId) place.replaceWith(el("p", { class: "place match-waiting", "data-field": "match-waiting" },
-    "Your game is in. The result comes when every seat of the match has played."));
-  else if (bracket) place.replaceWith(el("p", { class: "place match-waiting", "data-field": "bracket-waiting" },
+  if (matchId) {
+    const waiting = el("p", { class: "place match-waiting", "data-field": "match-waiting" },
+      "Your game is in. The result comes when every seat of the match has played.");
+    place.replaceWith(waiting);
+    watchMatch(matchId, waiting);
+  } else if (bracket) place.replaceWith(el("p", { class: "place match-waiting", "data-field": "bracket-waiting" },
     `Your round ${bracket.round ?? ""} game is in. The winner goes through once both games are over: `,
     "the bracket shows it."));
   else if (state?.practice) place.textContent = "Practice: this game is ranked nowhere.";
-  else showPlace(place, state);
+  else showPlace(place, state, onPlace);
 }
 
 /** A practice game's end: where its final score would have ranked, and the tournament's par. */
@@ -124,16 +129,20 @@ function nextDeal(s, startNext) {
   return button;
 }
 
-/** The entry's place on the leaderboard, once its final score is in. */
-async function showPlace(node, state) {
+/** The entry's place on the leaderboard, once its final score is in; asked again every PLACE_SECONDS
+ * while the tournament runs and the panel is shown, and handed to `onPlace(finished, rank, of)`. */
+async function showPlace(node, state, onPlace) {
   if (!state) return;
   try {
     const around = await api.around(state.tournament_id, state.entry_id, 0);
+    if (!node.isConnected) return; // redrawn, or another page: its own place is asked for there
     const mine = around.rows.find((r) => r.entry_id === state.entry_id);
     if (!mine) throw new Error("not ranked");
     const still = around.status !== "finished" ? " so far: others may still be playing" : "";
     node.replaceChildren("Your place: ", el("b", {}, `${mine.rank}`), ` of ${around.entrants}${still}`);
     node.dataset.rank = mine.rank;
+    onPlace?.(around.status === "finished", mine.rank, around.entrants);
+    if (around.status !== "finished") setTimeout(() => { if (node.isConnected) showPlace(node, state, onPlace); }, PLACE_SECONDS * 1000);
   } catch {
     node.textContent = "Your place is on the leaderboard.";
   }

@@ -3,7 +3,7 @@
 const KEY = "spidertour.settings";
 // faces "auto": the bold four-colour faces for a game of four suits (far easier to tell apart), the
 // classic red and black otherwise.
-export const DEFAULTS = { simple: false, faces: "auto", portrait: "auto", sound: false };
+export const DEFAULTS = { simple: false, faces: "auto", portrait: "auto", sound: false, notify: false };
 const narrow = window.matchMedia("(max-width: 700px), (max-aspect-ratio: 4/5)");
 
 export function settings() {

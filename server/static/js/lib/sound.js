@@ -10,6 +10,7 @@ const TUNES = {
   error: [[180, 0.15]],
   sequence: [[523, 0.08], [659, 0.08], [784, 0.08], [1047, 0.16]],
   over: [[784, 0.12], [659, 0.12], [523, 0.24]],
+  start: [[587, 0.1], [880, 0.2]], // a game that starts by itself (everyone together)
 };
 
 export function beep(kind) {

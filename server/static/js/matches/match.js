@@ -9,6 +9,7 @@ import { commitment } from "../engine/index.js";
 import { gameSuits } from "../lib/prefs.js";
 import { clock, confirmDialog, el, explain, fill, notify, number, when } from "../lib/ui.js";
 import { ReplayViewer } from "../pages/finished.js";
+import { tellMatch } from "./told.js";
 import { entryOfMatch, gameTitle, matchRules, matchStatus, rating, ratingChange, rememberSeats, seatsText } from "./common.js";
 
 const POLL_SECONDS = 3;
@@ -25,6 +26,7 @@ export function mount(main, idText) {
   let timer = null;
   let viewer = null;
   let shown = null; // the status drawn last: the finished part is drawn once
+  let seen = null; // the match as last read here: what changed since is told (matches/told.js)
 
   async function load() {
     let m;
@@ -42,6 +44,7 @@ export function mount(main, idText) {
     if (!alive) return;
     const final = m.status === "over" || m.status === "unmatched";
     if (!(final && shown === m.status)) draw(m);
+    seen = tellMatch(m, seen);
     shown = m.status;
     if (!final) schedule();
   }

@@ -12,6 +12,7 @@ import { buildHud } from "../game/hud.js";
 import { fillOver, hasReveals, OUTCOMES_SHORT } from "../game/over.js";
 import { resultDialog } from "../game/dialog.js";
 import { Standing } from "../game/standing.js";
+import { GameTold } from "../game/told.js";
 import { matchOfEntry, rememberSeats, startOnArrival } from "../matches/common.js";
 import { loadMatch } from "../matches/ingame.js";
 import { bracketGameOf, loadBracketGame } from "../brackets/ingame.js";
@@ -58,6 +59,7 @@ export function mount(main, entryIdText) {
   let matchId = matchOfEntry(entryId); // a match's seat: no tournament, no leaderboard, no place until it is over
   let bracket = null; // a bracket's game: {bracket_id, round}, named and led back to the bracket
   let messageTimer = null;
+  const told = new GameTold(() => title.querySelector("[data-field=name]").textContent.trim());
 
   const socket = new PlaySocket(entryId, me.token, {
     state: onState, result: onResult, error: onError, over: onOver, notice: onNotice, connection: onConnection,
@@ -171,6 +173,7 @@ export function mount(main, entryIdText) {
   function onState(s, first) {
     const newDeal = state && s.deal !== undefined && s.deal !== state.deal;
     state = s;
+    told.state(s);
     matchId = s.match_id ?? matchId;
     standing.setState(matchId || bracket ? { ...s, tournament_id: null } : s);
     if (s.practice) page.dataset.practice = "true";
@@ -332,7 +335,8 @@ export function mount(main, entryIdText) {
 
   function showOver(o) {
     const focused = overPanel.contains(document.activeElement);
-    fillOver(overPanel, o, { view, state, matchId, bracket, startNext: () => socket.start(), close: () => result.close() });
+    fillOver(overPanel, o, { view, state, matchId, bracket, startNext: () => socket.start(), close: () => result.close(),
+      onPlace: (...place) => told.place(...place) });
     result.shown(focused);
     undoBtn.disabled = true;
     endBtn.disabled = true;
@@ -413,6 +417,7 @@ export function mount(main, entryIdText) {
 
   return () => {
     clearInterval(ticker);
+    told.stop();
     standing.stop();
     headSize.disconnect();
     document.removeEventListener("keydown", onKey);

@@ -2,6 +2,7 @@
 
 import { el } from "../lib/ui.js";
 import { save, settings } from "../lib/prefs.js";
+import { notifyToggle } from "../lib/notify_setting.js";
 
 function choice(name, label, options, value) {
   return el("fieldset", { class: "choice" }, el("legend", {}, label),
@@ -23,7 +24,9 @@ export function mount(main) {
     el("p", { class: "muted" }, "Kept on this device only."),
     el("div", { class: "panel" },
       toggle("simple", "Simple mode", "Plain cards, no animations.", s.simple),
-      toggle("sound", "Sound effects", "Short beeps for moves, deals, errors and sequences.", s.sound),
+      toggle("sound", "Sound effects", "Short beeps for moves, deals, errors and sequences, and when a game starts by itself.",
+        s.sound),
+      notifyToggle(s.notify),
       choice("faces", "Card faces", [["auto", "Four-colour for four suits, else classic"],
         ["classic", "Classic (red and black)"], ["bold", "Bold four-colour"]], s.faces),
       choice("portrait", "Portrait layout", [["auto", "On narrow screens"], ["on", "Always"], ["off", "Never"]],
