@@ -4,6 +4,7 @@ kept in Redis once, when the entry is made, never written by a move; read with t
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from redis.asyncio import Redis
@@ -79,3 +80,31 @@ async def test_live_rows_carry_the_player_id_written_once_at_the_entry(
     assert private_id != public_id
     await ws.close()
     await player.close()
+
+
+def test_finished_standings_and_series_say_whose_profile_anyone_may_read(api: Api) -> None:
+    made = api.http.post("/api/organisers", json={"name": "Profiles league"}, headers=api.admin())
+    assert made.status_code == 201, made.text
+    token = made.json()["token"]
+    series = api.http.post("/api/series", json={"name": "Profiles"}, headers=bearer(token)).json()
+    body = {"name": "Profiles final", "seed": SEED, "settings": SETTINGS, "series": series["id"]}
+    tid = api.http.post("/api/tournaments", json=body, headers=bearer(token)).json()["id"]
+    shown, shown_token = api.register("shown-finisher")
+    kept, kept_token = api.register("private-finisher")
+    assert api.http.patch("/api/me/profile", json={"public": False}, headers=bearer(kept_token)).status_code == 200
+    api.join(tid, shown_token)
+    api.join(tid, kept_token)
+    assert api.http.post(f"/api/tournaments/{tid}/close", headers=bearer(token)).status_code == 200
+    deadline = time.monotonic() + 15
+    while api.tournament(tid)["status"] != "finished":
+        assert time.monotonic() < deadline, "never finished"
+        time.sleep(0.2)
+
+    standings = api.http.get(f"/api/tournaments/{tid}/standings").json()
+    assert {s["player_id"]: s["profile"] for s in standings} == {shown: True, kept: False}
+    assert [r.get("player_id") for r in board(api, tid)] == [shown, None]
+    table = api.http.get(f"/api/series/{series['id']}/standings").json()
+    assert {r["player_id"]: r["profile"] for r in table} == {shown: True, kept: False}
+    # What the profile page shows a watcher for each: the public one, and "no such player" for the other.
+    assert api.http.get(f"/api/players/{shown}").status_code == 200
+    assert api.http.get(f"/api/players/{kept}").status_code == 404
