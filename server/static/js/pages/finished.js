@@ -12,6 +12,7 @@ import { gameSuits } from "../lib/prefs.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
 import { AnalysisLine, practiseButton } from "../competitions/practice.js";
 import { ofPar, ofParCell, podium, sharesPar } from "../standings/podium.js";
+import { playerName } from "../standings/names.js";
 import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
 
 
@@ -104,7 +105,7 @@ export function mount(main, tidText) {
     for (const s of standings) {
       body.append(el("tr", { "data-entry": s.entry_id, class: mine.has(s.entry_id) ? "mine" : null },
         el("td", { class: "num" }, number(s.rank)),
-        el("td", {}, el("a", { href: `#/player/${s.player_id}`, "data-action": "profile" }, s.player),
+        el("td", {}, playerName(s),
           mine.has(s.entry_id) ? el("span", { class: "you-tag" }, "you") : null, teamTag(s.team)),
         byPoints ? el("td", { class: "num score", "data-field": "matchpoints" }, s.matchpoints ?? "",
           tied.has(s.entry_id) ? tieMark(true) : null) : null,
