@@ -181,10 +181,10 @@ async def test_the_podium_and_standings_keep_aligned_and_scroll_with_the_page(
         await page.goto(f"/#/finished/{done['id']}")
         steps = page.locator("[data-field=podium] .step")
         await expect(steps).to_have_count(3)
-        name = steps.locator("[data-field=player]")
-        await expect(name.nth(1)).to_have_attribute("title", long)
-        await expect(name.nth(1).locator("a")).to_have_attribute("href", f"#/player/{ids[1]}")
-        await expect(name.nth(0).locator("a")).to_have_count(0)
+        shown_names = steps.locator("[data-field=player]")
+        await expect(shown_names.nth(1)).to_have_attribute("title", long)
+        await expect(shown_names.nth(1).locator("a")).to_have_attribute("href", f"#/player/{ids[1]}")
+        await expect(shown_names.nth(0).locator("a")).to_have_count(0)
         boxes = await steps.evaluate_all(
             """(cards) => cards.map((c) => {
                  const card = c.getBoundingClientRect();
@@ -200,7 +200,7 @@ async def test_the_podium_and_standings_keep_aligned_and_scroll_with_the_page(
         assert max(b["place"] for b in boxes) - min(b["place"] for b in boxes) < 1, boxes
         assert all(b["cut"] == "ellipsis" and b["lines"] < 1.5 and b["inside"] for b in boxes), boxes
         if size == "phone":  # a third of a phone's width: the long name is cut short
-            assert await name.nth(1).evaluate("(n) => n.scrollWidth > n.clientWidth")
+            assert await shown_names.nth(1).evaluate("(n) => n.scrollWidth > n.clientWidth")
         await expect(page.locator(".standings.final tbody tr")).to_have_count(len(names))
         await expect(page.locator(".standings.final tbody tr").nth(0).locator("a.pname")).to_have_count(0)
         await tables_scroll_with_the_page(page)

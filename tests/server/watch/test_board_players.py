@@ -57,7 +57,9 @@ async def test_live_rows_carry_the_player_id_written_once_at_the_entry(
     redis = Redis.from_url(redis_url)
     try:
         # A move's row, as Redis holds it, has no id in it: the id lives in its own hash.
-        stored = json.loads(await redis.hget(f"{redis_prefix}:{{t:{tid}}}:rows", str(entry["id"])))
+        raw = await redis.hget(f"{redis_prefix}:{{t:{tid}}}:rows", str(entry["id"]))
+        assert raw is not None
+        stored = json.loads(raw)
         assert stored["score"] == game.score and "player_id" not in stored
         ids = await redis.hgetall(f"{redis_prefix}:{{t:{tid}}}:players")
         assert ids == {str(entry["id"]).encode(): str(public_id).encode()}
