@@ -15,7 +15,8 @@ export function inWords(label, iso, now = Date.now()) {
   if (Number.isNaN(seconds)) return "";
   if (seconds < 30) return `${label} now`;
   if (seconds >= 86400) return `${label} in ${until(seconds, at)}`;  // "6 days, Thu 18:00"
-  const span = seconds >= 3600 ? until(seconds) : `${Math.max(1, Math.round(seconds / 60))} min`;
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  const span = minutes >= 60 ? until(minutes * 60) : `${minutes} min`;
   return `${label} in ${span}, ${CLOCK.format(at)}`;
 }
 
