@@ -18,7 +18,7 @@ from ..lib.tokens import same_secret
 from ..operations.openapi import PLAYER, errors
 from ..players.auth import require_player
 from ..watch.boards import boards_of
-from ..watch.messages import Row
+from ..watch.messages import Row, profile_of
 from . import messages as p
 from . import store
 from .creation import entry_out
@@ -101,7 +101,9 @@ async def join(request: Request[Any, Any, Any], tournament_id: int) -> p.Entry:
     assert row is not None
     out = entry_out(row)
     await boards_of(request).publish(
-        tournament_id, row["ordinal"], Row(entry_id=out.id, player=out.player, score=0, status=out.status, team=team)
+        tournament_id,
+        row["ordinal"],
+        Row(entry_id=out.id, player=out.player, score=0, status=out.status, team=team, player_id=profile_of(row)),
     )
     return out
 

@@ -263,3 +263,4 @@ class Standing(Struct):
     team: ClubRef | None = None  # in a team battle, the club the entry plays for
     # With scoring "matchpoints", once finished: the entry's matchpoints (left out otherwise).
     matchpoints: float | UnsetType = UNSET
+    profile: bool = True  # anyone may read the player's profile (false: a private one, kept to its clubs)

@@ -117,8 +117,9 @@ async def standings(
 
 def standing_out(record: dict[str, Any]) -> p.Standing:
     """A row of the standings, with its team (a club) in a team battle, and its matchpoints where the
-    tournament scores by them (left out otherwise)."""
+    tournament scores by them (left out otherwise); ``profile``: whether anyone may read the player's profile."""
     team_id, team_name = record.pop("team_id", None), record.pop("team_name", None)
+    record["profile"] = bool(record.pop("profile_public", True))
     if record.get("matchpoints") is None:
         record.pop("matchpoints", None)
     return p.Standing(**record, team=None if team_id is None else p.ClubRef(id=team_id, name=team_name or ""))

@@ -38,7 +38,8 @@ TOURNAMENT_SQL = f"""
       FROM tournaments t"""
 
 ENTRY_SQL = """
-    SELECT e.id, e.tournament_id, e.player_id, p.name AS player, e.status, e.score, e.reveals, e.sequences,
+    SELECT e.id, e.tournament_id, e.player_id, p.name AS player, p.profile_public, e.status, e.score, e.reveals,
+           e.sequences,
            e.final_score, e.time_left, e.started_at, e.deadline, e.created_at, e.moves, e.last_seq, e.epoch,
            e.ordinal, t.name AS tournament,
            e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name,

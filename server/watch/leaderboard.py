@@ -4,6 +4,8 @@ Keys of one tournament share the hash tag ``{t:ID}`` so a Redis Cluster keeps th
 
     PREFIX:{t:ID}:rank   sorted set   member = entry id, score = rank_key(...)
     PREFIX:{t:ID}:rows   hash         entry id -> JSON row shown to watchers
+    PREFIX:{t:ID}:players hash        entry id -> player id (a public profile's), written once when the
+                                      entry is made (never by a move) and read with the rows
     PREFIX:{t:ID}:built  string       present once the set holds every entry (else: rebuild)
     PREFIX:{t:ID}:teams and PREFIX:{t:ID}:team:CLUB   a team battle's teams (``teams``)
 
@@ -37,7 +39,7 @@ SCORE_BITS, TIME_BITS, ORDER_BITS = 17, 17, 19
 MAX_TIME_LIMIT = 86_400
 assert SCORE_BITS + TIME_BITS + ORDER_BITS == 53
 
-PARTS = ("built", "rank", "rows", "teams")
+PARTS = ("built", "players", "rank", "rows", "teams")
 TEAM_PART = "team:"  # and one sorted set per team of a team battle: PREFIX:{t:ID}:team:CLUB
 
 
@@ -92,15 +94,21 @@ class Leaderboard:
 
         Three commands per tournament, however many rows (one ZADD, one HSET, one EXISTS): the
         cost of a batch grows with its rows' bytes, not with a command per row. In a team battle,
-        one ZADD more per team the rows play for (and the team's name when an entry joins).
+        one ZADD more per team the rows play for (and the team's name when an entry joins). A row
+        that carries its player's id (an entry just made) has it kept in the ``players`` hash, one
+        HSET more; a move's row never carries it.
         """
         by_tournament: dict[
             int, tuple[dict[str, int], dict[str, bytes], dict[int, dict[str, int]], dict[int, str]]
         ] = {}
+        players: dict[int, dict[str, int]] = {}
         for tournament_id, ordinal, row in items:
             keys, rows, teams, joined = by_tournament.setdefault(tournament_id, ({}, {}, {}, {}))
             member = str(row.entry_id)
             keys[member] = self.key_of(row, ordinal)
+            if row.player_id is not msgspec.UNSET:
+                players.setdefault(tournament_id, {})[member] = row.player_id
+                row = msgspec.structs.replace(row, player_id=msgspec.UNSET)
             rows[member] = _row_encoder.encode(row)
             if row.team is not None:
                 teams.setdefault(row.team.id, {})[member] = keys[member]
@@ -112,6 +120,9 @@ class Leaderboard:
         for tournament_id, (keys, rows, teams, joined) in by_tournament.items():
             pipe.zadd(self.key(tournament_id, "rank"), keys)
             pipe.hset(self.key(tournament_id, "rows"), mapping=rows)  # type: ignore[arg-type]
+            if tournament_id in players:
+                pipe.hset(self.key(tournament_id, "players"), mapping=players[tournament_id])  # type: ignore[arg-type]
+                commands += 1
             for team_id, members in teams.items():
                 pipe.zadd(self.key(tournament_id, f"{TEAM_PART}{team_id}"), members)
             if joined:
@@ -141,6 +152,8 @@ class Leaderboard:
             key = self.key_of(row, record["ordinal"])
             pipe.zadd(rank_key_name, {str(row.entry_id): key}, nx=True)
             pipe.hsetnx(rows_key, str(row.entry_id), _row_encoder.encode(row))
+            if record["profile_public"]:
+                pipe.hset(self.key(tournament_id, "players"), str(row.entry_id), record["player_id"])
             if row.team is not None:  # a team battle: the entry's team too
                 pipe.zadd(self.key(tournament_id, f"{TEAM_PART}{row.team.id}"), {str(row.entry_id): key}, nx=True)
                 pipe.hset(self.key(tournament_id, "teams"), str(row.team.id), row.team.name)
@@ -179,6 +192,7 @@ class Leaderboard:
         pipe = self.redis.pipeline(transaction=False)
         pipe.zrem(self.key(tournament_id, "rank"), str(entry_id))
         pipe.hdel(self.key(tournament_id, "rows"), str(entry_id))
+        pipe.hdel(self.key(tournament_id, "players"), str(entry_id))
         if team is not None:
             pipe.zrem(self.key(tournament_id, f"{TEAM_PART}{team.id}"), str(entry_id))
         await pipe.execute()
@@ -217,23 +231,38 @@ class Leaderboard:
         ranked = sorted((rank, entry_id) for rank, entry_id in zip(ranks, entry_ids, strict=True) if rank is not None)
         if not ranked:
             return []
-        raw = await self.redis.hmget(self.key(tournament_id, "rows"), [str(e) for _, e in ranked])
+        raw, players = await self._read(tournament_id, [str(e) for _, e in ranked])
         rows = []
-        for (rank, _), data in zip(ranked, raw, strict=True):
+        for (rank, _), data, player_id in zip(ranked, raw, players, strict=True):
             if data is not None:
-                row = _row_decoder.decode(data)
-                row.rank = rank
-                rows.append(row)
+                rows.append(_row(data, rank, player_id))
         return rows
 
     async def _rows(self, tournament_id: int, ids: list[bytes], first_rank: int) -> list[Row]:
         if not ids:
             return []
-        raw = await self.redis.hmget(self.key(tournament_id, "rows"), ids)
+        raw, players = await self._read(tournament_id, ids)
         rows = []
-        for i, data in enumerate(raw):
+        for i, (data, player_id) in enumerate(zip(raw, players, strict=True)):
             if data is not None:
-                row = _row_decoder.decode(data)
-                row.rank = first_rank + i
-                rows.append(row)
+                rows.append(_row(data, first_rank + i, player_id))
         return rows
+
+    async def _read(
+        self, tournament_id: int, ids: list[str] | list[bytes]
+    ) -> tuple[list[bytes | None], list[bytes | None]]:
+        """These entries' rows and their players' ids, in one round trip (two HMGETs)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hmget(self.key(tournament_id, "rows"), ids)
+        pipe.hmget(self.key(tournament_id, "players"), ids)
+        raw, players = await pipe.execute()
+        return raw, players
+
+
+def _row(data: bytes, rank: int, player_id: bytes | None) -> Row:
+    """A row read from the board, with its rank and (a public profile's) player id."""
+    row = _row_decoder.decode(data)
+    row.rank = rank
+    if player_id is not None:
+        row.player_id = int(player_id)
+    return row

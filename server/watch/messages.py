@@ -28,6 +28,9 @@ class Row(msgspec.Struct, array_like=False):
     deadline: float | None = None  # while the game runs: its end, in seconds since the epoch
     team: TeamTag | None = None  # in a team battle, the club the entry plays for
     matchpoints: float | msgspec.UnsetType = msgspec.UNSET  # final standings scored by matchpoints only
+    # The player's id, for a link to its profile: set where the board is read (``Leaderboard`` keeps
+    # it apart from the row, written once when the entry is made), left out for a private profile.
+    player_id: int | msgspec.UnsetType = msgspec.UNSET
 
 
 def _deadline(record: asyncpg.Record | dict[str, Any]) -> float | None:
@@ -40,6 +43,11 @@ def team_of(record: asyncpg.Record | dict[str, Any]) -> TeamTag | None:
     """The entry's team from its record's ``team_id`` and ``team_name`` (None: no team)."""
     team_id = record.get("team_id")
     return None if team_id is None else TeamTag(id=team_id, name=record.get("team_name") or "")
+
+
+def profile_of(record: asyncpg.Record | dict[str, Any]) -> int | msgspec.UnsetType:
+    """The player's id when its profile is public (``player_id`` and ``profile_public`` of the record)."""
+    return record["player_id"] if record.get("profile_public") else msgspec.UNSET
 
 
 def row_of(record: asyncpg.Record | dict[str, Any]) -> Row:

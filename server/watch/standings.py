@@ -18,7 +18,7 @@ from ..storage.redis_client import REDIS_FAILURES
 from . import store
 from .boards import Boards
 from .feeds import TOP
-from .messages import Row, Snapshot, TeamRow, row_of, team_of
+from .messages import Row, Snapshot, TeamRow, profile_of, row_of, team_of
 from .teams import from_db
 
 log = logging.getLogger("spidertour.standings")
@@ -33,6 +33,7 @@ def _redis_failed(boards: Boards, tournament_id: int) -> None:
 def _live_row(record: asyncpg.Record) -> Row:
     row = row_of(record)
     row.rank = record["rank"]
+    row.player_id = profile_of(record)
     return row
 
 
@@ -60,6 +61,7 @@ def _final_row(r: asyncpg.Record) -> Row:
         rank=r["rank"],
         team=team_of(r),
         matchpoints=msgspec.UNSET if r["matchpoints"] is None else r["matchpoints"],
+        player_id=profile_of(r),
     )
 
 

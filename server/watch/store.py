@@ -11,7 +11,8 @@ SEARCH_CAP = 1000
 
 # What the leaderboard needs of an entry (``leaderboard.Leaderboard.rebuild``).
 BOARD_SQL = """
-    SELECT e.id, e.tournament_id, e.ordinal, p.name AS player, e.status, e.score, e.final_score, e.time_left,
+    SELECT e.id, e.tournament_id, e.ordinal, p.name AS player, e.player_id, p.profile_public, e.status, e.score,
+           e.final_score, e.time_left,
            e.deadline, e.disqualified, e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
       FROM entries e JOIN players p ON p.id = e.player_id"""
 
@@ -43,6 +44,7 @@ async def entry_rows(db: asyncpg.Pool, tournament_id: int, entry_ids: list[int])
 # The live ranking as PostgreSQL computes it: what the Redis board holds, for when Redis is unavailable.
 LIVE_SQL = f"""
     SELECT * FROM (SELECT row_number() OVER (ORDER BY {RANK_ORDER}) AS rank, e.id, e.ordinal, p.name AS player,
+                          e.player_id, p.profile_public,
                           e.status, e.score, e.final_score, e.time_left, e.deadline, e.team_id,
                           (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
                      FROM entries e JOIN players p ON p.id = e.player_id
@@ -127,7 +129,8 @@ async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit
     """Final standings once stored, else the running order computed from the entries."""
     rows = await db.fetch(
         """SELECT s.rank, s.entry_id, s.player_id, s.player, s.final_score AS score, s.time_left, s.status,
-                  s.matchpoints, e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
+                  s.matchpoints, e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name,
+                  (SELECT p.profile_public FROM players p WHERE p.id = s.player_id) AS profile_public
              FROM standings s JOIN entries e ON e.id = s.entry_id
             WHERE s.tournament_id = $1 ORDER BY s.rank OFFSET $2 LIMIT $3""",
         tournament_id,
@@ -138,7 +141,8 @@ async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit
         return rows
     return await db.fetch(
         f"""SELECT row_number() OVER (ORDER BY {RANK_ORDER}) AS rank, e.id AS entry_id, e.player_id,
-                   p.name AS player, coalesce(e.final_score, e.score) AS score, e.time_left, e.status, e.team_id,
+                   p.name AS player, p.profile_public, coalesce(e.final_score, e.score) AS score, e.time_left,
+                   e.status, e.team_id,
                    (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
               FROM entries e JOIN players p ON p.id = e.player_id
              WHERE e.tournament_id = $1 AND e.disqualified IS NULL AND NOT e.practice
@@ -155,7 +159,8 @@ async def named_standings(
     """The stored final standings of the players whose name holds ``name`` (any case), by rank."""
     return await db.fetch(
         """SELECT s.rank, s.entry_id, s.player_id, s.player, s.final_score AS score, s.time_left, s.status,
-                  s.matchpoints, e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name
+                  s.matchpoints, e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name,
+                  (SELECT p.profile_public FROM players p WHERE p.id = s.player_id) AS profile_public
              FROM standings s JOIN entries e ON e.id = s.entry_id
             WHERE s.tournament_id = $1 AND strpos(lower(s.player), lower($2)) > 0
             ORDER BY s.rank OFFSET $3 LIMIT $4""",

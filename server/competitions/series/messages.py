@@ -57,3 +57,4 @@ class SeriesStanding(Struct):
     counted: int
     played: int
     best_rank: int | None
+    profile: bool = True  # anyone may read the player's profile (false: a private one, kept to its clubs)

@@ -143,6 +143,7 @@ async def standing_rows(db: asyncpg.Pool, series_id: int) -> list[m.SeriesStandi
             counted=line.counted,
             played=line.played,
             best_rank=line.best_rank,
+            profile=names[line.player_id]["profile_public"],
         )
         for line in lines
     ]

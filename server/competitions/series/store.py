@@ -103,7 +103,7 @@ async def results(db: asyncpg.Pool, series_id: int) -> list[asyncpg.Record]:
 
 async def players(db: asyncpg.Pool, player_ids: list[int]) -> dict[int, asyncpg.Record]:
     rows = await db.fetch(  # a handle a club keeps from the public: none
-        """SELECT id, name, CASE WHEN roster_name IS NULL THEN handle END AS handle
+        """SELECT id, name, CASE WHEN roster_name IS NULL THEN handle END AS handle, profile_public
              FROM players WHERE id = ANY($1::bigint[])""",
         player_ids,
     )

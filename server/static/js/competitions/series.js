@@ -5,6 +5,7 @@
 import { adminToken, api, player } from "../lib/api.js";
 import { el, explain, fill, ordinal, when } from "../lib/ui.js";
 import { tournamentState } from "../lib/state.js";
+import { playerName } from "../standings/names.js";
 
 /** The points rule and best-of, in words. */
 export function ruleText(series) {
@@ -36,7 +37,7 @@ function standingsTable(rows) {
     el("td", { class: "num", "data-field": "position", title: place[i].tied ? "equal points" : null },
       `${place[i].tied ? "=" : ""}${place[i].first}`),
     el("td", { "data-field": "player" },
-      el("a", { href: `#/player/${r.player_id}`, "data-action": "profile" }, r.player), r.handle ? el("span", { class: "muted" }, ` @${r.handle}`) : null),
+      playerName(r), r.handle ? el("span", { class: "muted" }, ` @${r.handle}`) : null),
     el("td", { class: "num score", "data-field": "points" }, r.points),
     el("td", { class: "num opt", "data-field": "counted" }, r.counted),
     el("td", { class: "num", "data-field": "played" }, r.played),

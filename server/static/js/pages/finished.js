@@ -14,6 +14,7 @@ import { teamPanel, teamTag } from "../lib/teams.js";
 import { AnalysisLine, practiseDeals } from "../competitions/practice.js";
 import { noReplay, notYet, replayHref } from "../competitions/replay_link.js";
 import { ofPar, ofParCell, podium, sharesPar } from "../standings/podium.js";
+import { playerName } from "../standings/names.js";
 import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
 
 
@@ -107,7 +108,7 @@ export function mount(main, tidText, entryText) {
     for (const s of standings) {
       body.append(el("tr", { "data-entry": s.entry_id, class: mine.has(s.entry_id) ? "mine" : null },
         el("td", { class: "num" }, number(s.rank)),
-        el("td", {}, el("a", { href: `#/player/${s.player_id}`, "data-action": "profile" }, s.player),
+        el("td", {}, playerName(s),
           mine.has(s.entry_id) ? el("span", { class: "you-tag" }, "you") : null, teamTag(s.team)),
         byPoints ? el("td", { class: "num score", "data-field": "matchpoints" }, s.matchpoints ?? "",
           tied.has(s.entry_id) ? tieMark(true) : null) : null,

@@ -12,7 +12,9 @@ import { teamPanel, teamTag } from "../lib/teams.js";
 import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
 import { boardPager, PAGE, pageOf } from "../standings/pager.js";
 import { tournamentState } from "../lib/state.js";
-import { timeSpan } from "../lib/time.js";
+import { playerName } from "../standings/names.js";
+import { whenLine } from "../standings/when.js";
+import { moveMarks } from "../standings/moves.js";
 
 export function mount(main, tidText) {
   const tid = Number(tidText);
@@ -56,17 +58,23 @@ export function mount(main, tidText) {
   let joined = null; // how many joined, from the tournament: a cancelled one ranks nobody but had its entrants
   let start = "own"; // how the tournament starts: a sitting started together is "under way", not "open"
   let disqualified = 0; // entries taken out of the ranking (said beside the count, not in it)
+  let tour = null; // the tournament as last read (its times, for the line that says when it closes)
+  const marks = moveMarks(); // rows that just changed or moved, marked a few seconds
+  const profiles = new Map(); // entry id -> player id (a public profile's), from any row that carried it
 
   function rowEl(r, flash, tied = false) {
-    const cls = [mine.has(r.entry_id) ? "mine" : "", flash ? "flash" : ""].join(" ").trim();
+    const marked = marks.marked(r.entry_id) ? "marked" : "";
+    const cls = [mine.has(r.entry_id) ? "mine" : "", flash ? "flash" : "", marked].join(" ").trim();
+    if (typeof r.player_id === "number") profiles.set(r.entry_id, r.player_id);
     const running = r.status === "playing" && r.deadline !== null && r.deadline !== undefined;
     const left = el("td", { class: "num time-left", "data-field": "time-left", "data-deadline": running ? r.deadline : null },
       running ? timeLeft(r.deadline) : r.time_left === null || r.time_left === undefined ? "\u2013" : clock(r.time_left));
     // Medals for the first three places, once they have scored.
     const medal = r.rank && r.rank <= 3 && r.score > 0 ? r.rank : null;
     return el("tr", { "data-entry": r.entry_id, class: cls || null, "data-tie": tied ? "" : null },
-      el("td", { class: "num", "data-field": "rank", "data-medal": medal }, r.rank ? number(r.rank) : ""),
-      el("td", { "data-field": "player" }, r.player, mine.has(r.entry_id) ? el("span", { class: "you-tag" }, "you") : null,
+      el("td", { class: "num", "data-field": "rank", "data-medal": medal }, r.rank ? number(r.rank) : "",
+        marks.arrow(r.entry_id)),
+      el("td", { "data-field": "player" }, playerName({ ...r, player_id: profiles.get(r.entry_id) }), mine.has(r.entry_id) ? el("span", { class: "you-tag" }, "you") : null,
         teamTag(r.team)),
       el("td", { class: "num score", "data-field": "score" },
         r.matchpoints === undefined ? number(r.score) : `${r.matchpoints} mp \u00b7 ${number(r.score)}`, tied ? tieMark(byPoints) : null),
@@ -78,16 +86,6 @@ export function mount(main, tidText) {
   /** Whether the board is a cancelled tournament's: its count is of who joined, as on every page. */
   const cancelled = () => status.classList.contains("st-cancelled");
 
-  /** When a running board closes to entries (a sitting started together: when it ends), in words. */
-  function closing(t) {
-    if (t.status === "scheduled" || t.status === "open") {
-      const together = t.start === "together";
-      const label = together ? "ends" : "closes";
-      return timeSpan(t.closes_at, label, { "data-field": "closes" });
-    }
-    if (t.status === "closing") return el("span", { "data-field": "closes" }, "entries closed, last games finishing");
-    return null;
-  }
 
   function timeLeft(deadline) {
     return clock(Math.max(0, deadline - (Date.now() / 1000 + skew)));
@@ -96,6 +94,7 @@ export function mount(main, tidText) {
   /** Every running game's time left, counted down between the server's updates. */
   function tick() {
     for (const cell of page.querySelectorAll("td[data-deadline]")) cell.textContent = timeLeft(Number(cell.dataset.deadline));
+    marks.sweep(page);
   }
   const ticker = setInterval(tick, 1000);
 
@@ -147,6 +146,8 @@ export function mount(main, tidText) {
       live.classList.remove("on");
     }
     if (s !== "scheduled") meta.querySelector("[data-field=together-start]")?.remove();  // it has started
+    const line = meta.querySelector("[data-field=when-line]");
+    if (line && tour) line.replaceChildren(...whenLine({ ...tour, status: s }));
     footer.replaceChildren(s === "finished"
       ? el("a", { href: `#/finished/${tid}`, class: "btn", "data-action": "results" }, "Final results and replays")
       : s === "cancelled" ? "The organiser cancelled this tournament: nobody is ranked."
@@ -210,12 +211,14 @@ export function mount(main, tidText) {
       draw();
     } else if (msg.type === "update") {
       const before = new Map(top.map((r) => [r.entry_id, `${r.score} ${r.rank} ${r.status}`]));
+      const places = new Map([...(myRow ? [[myRow.entry_id, myRow.rank]] : []), ...top.map((r) => [r.entry_id, r.rank])]);
       top = msg.top;
       entrants = msg.entrants;
       // Flash what moved: the followed entries that changed, and top rows that differ from before.
       const ids = new Set(msg.changed.map((r) => r.entry_id));
       for (const r of top) if (before.get(r.entry_id) !== `${r.score} ${r.rank} ${r.status}`) ids.add(r.entry_id);
       for (const r of msg.changed) if (mine.has(r.entry_id)) myRow = r;
+      marks.note(ids, [...msg.changed, ...top], places);
       if (msg.status) setStatus(msg.status);
       if (paged) {  // another page is shown: read it again, a moment after the moves
         clearTimeout(refetch);
@@ -263,6 +266,7 @@ export function mount(main, tidText) {
     try {
       const t = await api.tournament(tid);
       heading.textContent = t.name;
+      tour = t;
       disqualified = t.disqualified || 0;
       start = t.start || "own";
       joined = t.entrants;
@@ -275,7 +279,7 @@ export function mount(main, tidText) {
         ...(t.start === "together" && t.status === "scheduled"
           ? [el("span", { "data-field": "together-start" }, " \u00b7 everyone starts together: ", countdown(t.opens_at))]
           : []),
-        ...(closing(t) ? [" \u00b7 ", closing(t)] : []),
+        el("span", { "data-field": "when-line" }, ...whenLine(t)),
         ...(t.series ? [" \u00b7 ", el("a", { href: `#/series/${t.series}`, "data-action": "series" }, "its series")] : []));
       // Several deals: what ranks, in plain words; the score is the total over the deals.
       page.querySelector("[data-field=deals-note]")?.remove();

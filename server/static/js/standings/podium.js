@@ -1,7 +1,10 @@
 // The podium of a finished tournament: its first three places, each with its medal, player, score,
 // time left and share of the par, above the standings. An entry that never played stands on none.
+// The three cards are of one width, their places on one line; a long name is cut short ("…"),
+// whole in its title, and leads to the player's profile.
 
 import { clock, el, number, ordinal } from "../lib/ui.js";
+import { playerName } from "./names.js";
 
 /** A score as a share of the par ("87% of par"), or "" when there is no par score to compare with. */
 export function ofPar(score, par) {
@@ -38,7 +41,7 @@ export function podium(standings, par, byPoints = false) {
       return el("li", { class: "step", "data-place": s.rank, "data-entry": s.entry_id },
         el("span", { class: "medal", "data-medal": s.rank, "aria-hidden": "true" }),
         el("span", { class: "place", "data-field": "place" }, ordinal(s.rank)),
-        el("b", { class: "podium-name", "data-field": "player" }, s.player),
+        el("b", { class: "podium-name", "data-field": "player", title: s.player }, playerName(s)),
         el("span", { class: "score", "data-field": "score" },
           byPoints && s.matchpoints !== undefined ? `${s.matchpoints} mp \u00b7 ${number(s.score)}` : number(s.score)),
         el("span", { class: "muted small", "data-field": "time" },
