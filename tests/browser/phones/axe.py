@@ -3,7 +3,8 @@ elements break it and the first few of them (the package bundles axe.min.js).
 
 axe-core cannot tell the colour behind text drawn on a gradient (the header, the felt banners) and
 leaves such text unchecked; so for its run each gradient background is laid flat at its worst colour
-for the element's text (the stop nearest the text's lightness), and put back after."""
+for the element's text (the stop nearest the text's lightness), and put back after. It runs once the
+page's animations are over (a page fades in)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,10 @@ FLATTEN = """() => {
     n.style.setProperty('background', `rgb(${worst.slice(0, 3).join(',')})`, 'important');
   }
 }"""
+# Every animation that ends, ended (a page fades in: its text is faint for a moment); one cancelled counts as ended.
+SETTLE = """() => Promise.all(document.getAnimations()
+  .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+  .map((a) => a.finished.catch(() => null)))"""
 RESTORE = """() => {
   for (const n of document.querySelectorAll('[data-axe-style]')) {
     n.setAttribute('style', n.dataset.axeStyle);
@@ -41,6 +46,7 @@ RESTORE = """() => {
 
 async def violations(page: Page) -> list[str]:
     """One line a broken rule: `rule-id x count: target, target, target`."""
+    await page.evaluate(SETTLE)
     await page.evaluate(FLATTEN)
     try:
         results = await AXE.run(page, options=OPTIONS)
