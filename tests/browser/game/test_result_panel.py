@@ -1,7 +1,8 @@
 """The result panel at a game's end, on a phone upright and sideways (by touch) and on a desktop: read
 from its top at every size (its heading in view, or brought into view by scrolling the panel to its
 top), and never a `null`, `undefined` or `NaN` in it, whatever the game (one deal, several deals,
-practice, a match's seat)."""
+practice, a match's seat), and nothing that axe-core finds wrong on the page, in play or with its result
+open."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from playwright.async_api import Browser, Page, expect
 from spidertour.engine import Game, MoveCards, Settings
 from tests.browser.conftest import js_errors, new_context, snap
 from tests.browser.helpers import sign_in
+from tests.browser.phones.axe import violations
 from tests.client import Api, Player
 from tests.server.competitions.practice_kit import ONE_SUIT, play, reveals, wait_finished_with_par
 from tests.serverproc import ServerProcess
@@ -103,6 +105,7 @@ async def check_result(screen: Screen, shots: Path, name: str) -> None:
     await expect(panel.locator("h2")).to_be_in_viewport()
     said = await panel.inner_text()
     assert not re.search(BAD_WORDS, said), said
+    assert await violations(page) == []  # axe-core: nothing wrong with the page and its result
     await snap(page, shots, f"result-{name}-{screen.name}")
 
 
@@ -195,6 +198,7 @@ async def test_practice_is_said_unranked_keeps_its_would_be_rank_and_is_on_my_pa
     await expect(row.locator("[data-field=outcome]")).to_have_text("ended")
     assert not re.search(BAD_WORDS, await page.locator("#main").inner_text())
     assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert await violations(page) == []  # axe-core: its practice table's headers each named
     await snap(page, shots, f"me-practice-{screen.name}", full_page=True)
     await screen.press(f"tr[data-practice='{entry}'] [data-action=practice-game]")
     await expect(rank).to_have_text("This would have ranked 3rd of 3.")
@@ -259,11 +263,15 @@ async def test_the_result_is_a_dialog_the_keyboard_stays_in(screen: Screen, api:
     me = await sign_in(page, api, "kit")
     entry = api.join(tour["id"], me["token"])
     await page.goto(f"/#/play/{entry['id']}")
+    await expect(page.locator(".start-panel")).to_be_visible()
+    assert await violations(page) == []  # axe-core, on the game before its start
     await screen.press("[data-action=start]")
     await expect(page.locator(".game-page .board .card").first).to_be_visible()
     assert await page.evaluate(ARIA) == []
+    assert await violations(page) == []  # axe-core, on the game in play
     await page.keyboard.press("e")  # the End key, then the confirmation by the keyboard too
     await expect(page.locator("dialog.confirm-dialog")).to_be_visible()
+    assert await violations(page) == []  # its question
     await page.locator("dialog.confirm-dialog [data-action=confirm]").focus()
     await page.keyboard.press("Enter")
     panel = page.get_by_role("dialog", name="Game ended")
@@ -284,6 +292,7 @@ async def test_the_result_is_a_dialog_the_keyboard_stays_in(screen: Screen, api:
         await page.keyboard.press("Shift+Tab")
         assert await panel.evaluate("p => p.contains(document.activeElement)")
     assert await page.evaluate(ARIA) == []
+    assert await violations(page) == []  # and on its result, open
     await snap(page, shots, f"result-dialog-{screen.name}")
     # Escape leaves it, to the head's Result button; that opens it again, and its Close button leaves it.
     await page.keyboard.press("Escape")

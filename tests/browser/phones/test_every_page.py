@@ -3,7 +3,8 @@ as a club would fill it: a running tournament with players, a finished one, a se
 organiser's pages: its dashboard, the new tournament's form with every option unfolded, a sitting's
 live page with its entrants. On none of them may the page scroll sideways, no button, link or field
 may sit off screen (in a table that scrolls sideways, say), no page may say "null",
-"undefined", "NaN" or "[object ...]", and each has its own title and one h1."""
+"undefined", "NaN" or "[object ...]", each has its own title and one h1, and axe-core finds nothing
+wrong on any of them."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from playwright.async_api import Browser, Page, expect
 from spidertour.engine import Game, Settings
 from tests.browser.conftest import DOCS_SHOTS, js_errors, new_context, snap
 from tests.browser.helpers import card_moves, reveals
+from tests.browser.phones.axe import violations
 from tests.client import Api, Player, bearer
 from tests.serverproc import ServerProcess
 
@@ -208,6 +210,7 @@ async def test_no_page_scrolls_sideways(
     page: Page = await context.new_page()
     errors = js_errors(page)
     found: dict[str, list[str]] = {}
+    axe: dict[str, list[str]] = {}  # what axe-core finds on each page
     titles: dict[str, str] = {}
     try:
         for name, route in _routes(world):
@@ -232,6 +235,8 @@ async def test_no_page_scrolls_sideways(
             out += [f"says {word!r}" for word in re.findall(r"\b(?:null|undefined|NaN)\b|\[object \w+\]", said)]
             if out:
                 found[name] = out
+            if broken := await violations(page):
+                axe[name] = broken
             await snap(page, shots, f"every-{name}-{size}", full_page=True)
             if f"page-{name}-{size}" in DOCS_SHOTS:  # the README's pictures: the screen as it first shows
                 await page.evaluate("window.scrollTo(0, 0)")
@@ -239,6 +244,7 @@ async def test_no_page_scrolls_sideways(
     finally:
         await context.close()
     assert found == {}, found
+    assert axe == {}, axe
     assert errors == []
     twins = {name: title for name, title in titles.items() if list(titles.values()).count(title) > 1}
     assert twins == {}, twins  # every page its own title

@@ -28,7 +28,8 @@ export function practiceSection() {
   api.myPractice().then((games) => {
     body.replaceWith(games.length
       ? el("div", { class: "table-wrap" }, el("table", { class: "standings results", "data-field": "practice" },
-        el("thead", {}, el("tr", {}, ...["Practice (unranked)", "Score", "Outcome", ""].map((h) => el("th", {}, h)))),
+        el("thead", {}, el("tr", {}, ...["Practice (unranked)", "Score", "Outcome"].map((h) => el("th", {}, h)),
+          el("th", {}, el("span", { class: "sr-only" }, "Links")))),
         el("tbody", {}, games.map(practiceRow))))
       : el("p", { class: "muted", "data-field": "practice" },
         "No practice game yet: a finished tournament's page has \u201cPractise this deal\u201d."));

@@ -131,7 +131,8 @@ export function mount(main, tidText, entryText) {
         el("th", {}, "Player"), byPoints ? el("th", { class: "num", title: "matchpoints" }, "Points") : null,
         el("th", { class: byPoints ? "num opt" : "num" }, deals > 1 ? "Total" : "Score"),
         deals > 1 || !sharesPar(t.par) ? null : el("th", { class: "num", title: "the score as a share of the par" }, "% of par"),
-        el("th", { class: "opt" }, "Status"), el("th", { class: "num opt" }, "Time left"), el("th"))), body)),
+        el("th", { class: "opt" }, "Status"), el("th", { class: "num opt" }, "Time left"),
+        el("th", {}, el("span", { class: "sr-only" }, "Replay")))), body)),
       ...(tied.size ? [tieNote(byPoints)] : []));
     page.append(parPanel(t, standings[0]), fairness);
     const out = await api.disqualified(tid);

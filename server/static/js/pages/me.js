@@ -109,7 +109,8 @@ export function mount(main) {
       el("h2", {}, "Results"),
       rows.length
         ? el("div", { class: "table-wrap" }, el("table", { class: "standings results", "data-field": "results" },
-          el("thead", {}, el("tr", {}, ...["Tournament", "Rank", "Score", "Outcome", ""].map((h) => el("th", {}, h)))),
+          el("thead", {}, el("tr", {}, ...["Tournament", "Rank", "Score", "Outcome"].map((h) => el("th", {}, h)),
+            el("th", {}, el("span", { class: "sr-only" }, "Links")))),
           el("tbody", {}, rows)))
         : el("p", { class: "muted", "data-field": "results" }, "No entries yet: join a tournament in the ",
           el("a", { href: "#/lobby" }, "lobby"), "."),
