@@ -8,6 +8,7 @@ import { beep } from "../lib/sound.js";
 import { clock, confirmDialog, countdown, describeSettings, el, statusName } from "../lib/ui.js";
 import { gameSuits } from "../lib/prefs.js";
 import { helpPanel } from "../game/help.js";
+import { glossary } from "../lib/glossary.js";
 import { buildHud } from "../game/hud.js";
 import { fillOver, hasReveals, OUTCOMES_SHORT } from "../game/over.js";
 import { resultDialog } from "../game/dialog.js";
@@ -326,7 +327,8 @@ export function mount(main, entryIdText) {
         "it would have ranked.") : null,
       el("p", {}, `The clock (${clock(s.time_limit)}) starts on the server when you press Start, `,
         "and runs until the end even if you leave the page."),
-      s.status === "joined" ? button : el("p", {}, `This entry is ${statusName(s.status)}.`));
+      s.status === "joined" ? button : el("p", {}, `This entry is ${statusName(s.status)}.`),
+      glossary());
   }
 
   function showOver(o) {
