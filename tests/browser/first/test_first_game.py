@@ -104,6 +104,8 @@ async def test_a_newcomer_plays_a_first_game_with_hints(
         await _press(page, size, "[data-action=start]")
         await expect(start_panel).to_be_hidden()
         await expect(page.locator(".first-game .tableau .column")).to_have_count(9)  # 8 and the free column
+        rules = page.locator(".first-game [data-field=rules]")
+        await expect(rules).to_have_text("Spider 78 \u00b7 1 suit \u00b7 free column \u00b7 undo \u00b7 unranked")
         await expect(page.locator("[data-stat=clock]")).to_have_text(re.compile(r"^1[89]:\d\d$"))
         await _press(page, size, "[data-action=dismiss-tip]")
         await expect(page.locator(".first-game .first-tip")).to_be_hidden()

@@ -3,7 +3,7 @@
 // plays by) deals and plays it on the same table as every game (js/board), so nothing of it goes
 // to the server and it counts on no leaderboard and in no rating.
 
-import { EngineError, newGame } from "../engine/index.js";
+import { EngineError, fullSettings, newGame } from "../engine/index.js";
 import { Board } from "../board/board.js";
 import { cardWords } from "../board/cards.js";
 import { beep } from "../lib/sound.js";
@@ -36,7 +36,7 @@ export function mount(main) {
   const head = buildHud("first", { line: null, onHelp: () => helpBox.toggle(), onResult: () => result.open() });
   const { hud, title, overBadge, undoBtn, endBtn, resultBtn, actions } = head;
   title.querySelector("[data-field=name]").textContent = "A first game";
-  title.querySelector("[data-field=rules]").textContent = `${describeSettings(FIRST_SETTINGS)} \u00b7 unranked`;
+  title.querySelector("[data-field=rules]").textContent = `${describeSettings(fullSettings(FIRST_SETTINGS))} \u00b7 unranked`;
   const hintBtn = el("button", { class: "btn", "data-action": "hint", disabled: true, title: "Show a useful move (H)",
     onclick: () => hint() }, "Hint");
   actions.insertBefore(hintBtn, actions.lastElementChild);
@@ -112,6 +112,7 @@ export function mount(main) {
     const v = game.view();
     board.render(v);
     delete boardEl.dataset.hint; // a hint is for the table it was given on
+    if (message.classList.contains("hint")) hideMessage();
     hud.querySelector("[data-stat=score]").textContent = v.over ? v.final_score : v.score;
     hud.querySelector(".stat-score .label").textContent = v.over ? "Final" : "Score";
     hud.querySelector("[data-stat=sequences]").textContent = `${v.sequences}/${v.sequences_to_win}`;
