@@ -95,6 +95,8 @@ async def test_a_newcomer_plays_a_first_game_with_hints(
         assert box is not None and box["y"] < SIZES[size]["viewport"]["height"], box  # on the first screen
         await _press(page, size, "[data-action=first-game]")
         await expect(page).to_have_url(re.compile(r"#/play/first$"))
+        await expect(page).to_have_title("A first game \u00b7 spidertour")
+        await expect(page.locator("h1")).to_have_count(1)
         start_panel = page.locator(".first-game .start-panel")
         await expect(start_panel).to_contain_text("no account")
         await expect(page.locator(".first-game .first-tip")).to_contain_text("King down to Ace")

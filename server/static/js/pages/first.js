@@ -91,7 +91,11 @@ export function mount(main) {
       if (!(err instanceof EngineError)) throw err;
       board.snapBack();
       beep("error");
-      if (game.outcome) return finish();
+      if (game.outcome) { // the time ran out before this move
+        draw();
+        finish();
+        return;
+      }
       say(err.reason);
       return;
     }
