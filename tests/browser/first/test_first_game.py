@@ -199,7 +199,7 @@ async def _explained(page: Page, size: str, where: str) -> None:
 
 @pytest.mark.parametrize("size", list(SIZES))
 async def test_the_first_screens_explain_par_certified_and_commitment(
-    browser: Browser, server: ServerProcess, api: Api, size: str
+    browser: Browser, server: ServerProcess, api: Api, size: str, shots: Path
 ) -> None:
     tours = [api.create_tournament(name=f"Evening {i}", variant="spider78", suits=2) for i in range(3)]
     context = await new_context(browser, server, **SIZES[size])
@@ -217,6 +217,7 @@ async def test_the_first_screens_explain_par_certified_and_commitment(
         await page.goto(f"/#/join/{tours[1]['id']}")
         await expect(page.locator(".join-page [data-panel=about]")).to_be_visible()
         await _explained(page, size, ".join-page")
+        await snap(page, shots, f"first-words-join-{size}")
         # A tournament game's start panel.
         me = await sign_in(page, api, f"newcomer {size}")
         entry = api.join(tours[2]["id"], me["token"])
@@ -224,6 +225,9 @@ async def test_the_first_screens_explain_par_certified_and_commitment(
         await page.reload()  # a new document: the player's token is in its storage from the start
         await expect(page.locator("[data-action=start]")).to_be_visible()
         await _explained(page, size, ".start-panel")
+        said = await page.locator(".start-panel").inner_text()
+        assert not SAYS_NOTHING.search(said), said
+        await snap(page, shots, f"first-words-start-{size}")
     finally:
         await context.close()
     assert errors == []

@@ -5,7 +5,7 @@ import { Board } from "../board/board.js";
 import { cardWords } from "../board/cards.js";
 import { PlaySocket } from "../board/playsocket.js";
 import { beep } from "../lib/sound.js";
-import { clock, confirmDialog, countdown, describeSettings, el, statusName } from "../lib/ui.js";
+import { clock, confirmDialog, countdown, describeSettings, el, fill, statusName } from "../lib/ui.js";
 import { gameSuits } from "../lib/prefs.js";
 import { helpPanel } from "../game/help.js";
 import { glossary } from "../lib/glossary.js";
@@ -320,7 +320,7 @@ export function mount(main, entryIdText) {
     }
     const button = el("button", { class: "btn primary big", "data-action": "start",
       onclick: () => { button.disabled = true; socket.start(); } }, "Start the game");
-    startPanel.replaceChildren(
+    fill(startPanel, // fill: a tournament's start says nothing of practice (replaceChildren wrote "null")
       el("h2", {}, s.practice ? "Practice: unranked" : "Ready?"),
       s.practice ? el("p", { "data-field": "practice-unranked" },
         "The finished tournament's deal again: this game counts on no leaderboard. At its end you see where ",
