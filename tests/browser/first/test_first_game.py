@@ -247,8 +247,11 @@ async def test_the_hint_weighs_the_moves(browser: Browser, server: ServerProcess
           return [
             findHint(view([['??', '7S'], ['9S', '8S'], ['KS', '8H'], []])),  // 7S turns a card: onto 8S or 8H
             findHint(view([['5S'], ['9S', '8S'], ['JS', '6S'], []])),  // 5S builds onto 6S
-            findHint(view([['9S', '8S', '7S'], ['KS', '8H'], ['QS'], []])),  // 7S already on 8S: no move
-            findHint(view([['9S', '8S', '7S'], ['KS', '8H'], ['QS'], []], 0)),  // and nothing to deal
+            findHint(view([['9S', '8S', '7S'], ['KS', '8H'], ['5S'], []])),  // 7S already on 8S: no move
+            findHint(view([['9S', '8S', '7S'], ['KS', '8H'], ['5S'], []], 0)),  // and nothing to deal
+            findHint(view([['??', '7S'], ['KS', '9H'], ['QS'], []])),  // the free column, for a reveal only
+            findHint(view([['KS', 'QS', 'JS', 'TS', '9S', '8S', '7S', '6S', '5S', '4S'],
+              ['5S', '4S', '3S', '2S', 'AS'], ['QS'], []])),  // 3S 2S AS leave 4S to complete a sequence
           ];
         }"""
     )
@@ -257,3 +260,36 @@ async def test_the_hint_weighs_the_moves(browser: Browser, server: ServerProcess
     assert (found[1]["col"], found[1]["count"], found[1]["to"]) == (0, 1, 2)
     assert found[2] == {"pile": 0}
     assert found[3] == {"stuck": True}
+    assert (found[4]["col"], found[4]["to"]) == (0, 3) and "free column" in found[4]["why"]
+    assert (found[5]["col"], found[5]["count"], found[5]["to"]) == (1, 3, 0) and "sequence" in found[5]["why"]
+
+
+async def test_following_the_hints_never_goes_round_in_circles(browser: Browser, server: ServerProcess) -> None:
+    """Deal after deal of the first game, every hint is a move the rules take, and hints followed one
+    after another end (a win, or nothing left to suggest) instead of moving cards back and forth."""
+    context = await new_context(browser, server)
+    page = await context.new_page()
+    await page.goto("/#/settings")
+    games = await page.evaluate(
+        """async () => {
+          const { newGame } = await import('/js/engine/index.js');
+          const { findHint } = await import('/js/game/hint.js');
+          const { FIRST_SETTINGS } = await import('/js/pages/first.js');
+          const out = [];
+          for (let d = 0; d < 8; d++) {
+            const game = await newGame(FIRST_SETTINGS, `hints-${d}`);
+            let steps = 0;
+            for (; steps < 400 && !game.outcome; steps++) {
+              const hint = findHint(game.view());
+              if (hint.stuck) break;
+              if (hint.pile !== undefined) game.play({ type: 'deal', pile: hint.pile });
+              else game.play({ type: 'move', from: hint.col, count: hint.count, to: hint.to });
+            }
+            out.push({ steps, outcome: game.outcome, sequences: game.sequences });
+          }
+          return out;
+        }"""
+    )
+    await context.close()
+    assert all(g["steps"] < 400 for g in games), games
+    assert any(g["outcome"] == "won" for g in games), games  # hints alone win some of these deals
