@@ -99,6 +99,7 @@ async def test_a_newcomer_plays_a_first_game_with_hints(
         await expect(page.locator("h1")).to_have_count(1)
         start_panel = page.locator(".first-game .start-panel")
         await expect(start_panel).to_contain_text("no account")
+        await expect(page.locator("[data-action=hint]")).to_be_disabled()  # the game begins at Start
         await expect(page.locator(".first-game .first-tip")).to_contain_text("King down to Ace")
         await _press(page, size, ".start-panel .glossary summary")
         await expect(start_panel.locator("[data-word=par]")).to_be_visible()

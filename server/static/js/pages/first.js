@@ -83,6 +83,11 @@ export function mount(main) {
 
   function play(move) {
     if (!game || game.outcome) return;
+    if (started === null) { // the deal shows under the start panel; the clock starts with the first game
+      board.snapBack();
+      say("Press Start the game first: the clock starts then.", "info");
+      return;
+    }
     const before = game.view();
     let answer;
     try {
@@ -122,8 +127,8 @@ export function mount(main) {
     hud.querySelector("[data-stat=sequences]").textContent = `${v.sequences}/${v.sequences_to_win}`;
     hud.querySelector("[data-stat=reveals]").textContent = v.reveals;
     undoBtn.disabled = !v.can_undo || v.over;
-    endBtn.disabled = v.over;
-    hintBtn.disabled = v.over;
+    endBtn.disabled = v.over || started === null;
+    hintBtn.disabled = v.over || started === null;
     tick();
   }
 
@@ -140,7 +145,7 @@ export function mount(main) {
   const ticker = setInterval(tick, 250);
 
   function hint() {
-    if (!game || game.outcome) return;
+    if (!game || game.outcome || started === null) return;
     const view = game.view();
     const found = findHint(view);
     showHint(boardEl, found);
