@@ -6,7 +6,8 @@ import { notify, showWho } from "./lib/ui.js";
 import { titleFromHeading } from "./lib/title.js";
 
 const ROUTES = [
-  [/^#\/lobby$/, () => import("./pages/lobby.js")],
+  [/^#\/lobby(?:\/(open))?$/, () => import("./pages/lobby.js")],
+  [/^#\/play\/first$/, () => import("./pages/first.js")],
   [/^#\/play\/(\d+)$/, () => import("./pages/game.js")],
   [/^#\/board\/(\d+)$/, () => import("./pages/leaderboard.js")],
   [/^#\/finished\/(\d+)(?:\/(\d+))?$/, () => import("./pages/finished.js")],

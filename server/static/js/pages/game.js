@@ -5,9 +5,10 @@ import { Board } from "../board/board.js";
 import { cardWords } from "../board/cards.js";
 import { PlaySocket } from "../board/playsocket.js";
 import { beep } from "../lib/sound.js";
-import { clock, confirmDialog, countdown, describeSettings, el, statusName } from "../lib/ui.js";
+import { clock, confirmDialog, countdown, describeSettings, el, fill, statusName } from "../lib/ui.js";
 import { gameSuits } from "../lib/prefs.js";
 import { helpPanel } from "../game/help.js";
+import { glossary } from "../lib/glossary.js";
 import { buildHud } from "../game/hud.js";
 import { fillOver, hasReveals, OUTCOMES_SHORT } from "../game/over.js";
 import { resultDialog } from "../game/dialog.js";
@@ -322,7 +323,7 @@ export function mount(main, entryIdText) {
     }
     const button = el("button", { class: "btn primary big", "data-action": "start",
       onclick: () => { button.disabled = true; socket.start(); } }, "Start the game");
-    startPanel.replaceChildren(
+    fill(startPanel, // fill: a tournament's start says nothing of practice (replaceChildren wrote "null")
       el("h2", {}, s.practice ? "Practice: unranked" : "Ready?"),
       s.practice ? el("p", { "data-field": "practice-unranked" },
         (s.deals ?? 1) > 1 ? `Deal ${s.deal} of ${s.deals} of the finished tournament again` : "The finished tournament's deal again",
@@ -330,7 +331,8 @@ export function mount(main, entryIdText) {
         "it would have ranked.") : null,
       el("p", {}, `The clock (${clock(s.time_limit)}) starts on the server when you press Start, `,
         "and runs until the end even if you leave the page."),
-      s.status === "joined" ? button : el("p", {}, `This entry is ${statusName(s.status)}.`));
+      s.status === "joined" ? button : el("p", {}, `This entry is ${statusName(s.status)}.`),
+      glossary());
   }
 
   function showOver(o) {

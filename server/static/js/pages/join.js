@@ -9,6 +9,7 @@ import { checkCode, checkName } from "../lib/checks.js";
 import { commitmentLine } from "../standings/cards.js";
 import { teamSelect, teamsNote } from "../lib/teams.js";
 import { tournamentState } from "../lib/state.js";
+import { glossary } from "../lib/glossary.js";
 
 const decode = (text) => {
   try {
@@ -159,6 +160,7 @@ export function mount(main, tidText, codeText) {
       aboutTournament(t),
       el("p", { class: "rules muted" }, describeSettings(t.settings)),
       commitmentLine(t),
+      glossary(),
       dealsNote(t.settings),
       accessNote(t), teamsNote(t), error];
     if (!open) {

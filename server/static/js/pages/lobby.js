@@ -15,6 +15,7 @@ import { cardTime, winnerLine } from "../standings/cards.js";
 import { gameTitle, matchesByEntry, matchStatus } from "../matches/common.js";
 import { bracketLabel, bracketsOf, bracketStatus } from "../brackets/common.js";
 import { tournamentState } from "../lib/state.js";
+import { glossary } from "../lib/glossary.js";
 
 const SECTIONS = [
   ["open", "Open now", "Join, then start whenever you are ready."],
@@ -37,7 +38,16 @@ function togetherLine(t) {
   return ["Everyone started together ", timeSpan(t.opens_at)];
 }
 
-export function mount(main) {
+/** A newcomer's way in: a short unranked game with hints (js/pages/first.js), and the lobby's words explained. */
+function firstGameCard() {
+  return el("div", { class: "panel first-game-card", "data-panel": "first-game" },
+    el("h2", {}, "New to Spider?"),
+    el("a", { class: "btn big", href: "#/play/first", "data-action": "first-game" }, "Try a first game"),
+    el("p", { class: "muted small" }, "A short, easy deal with hints: no account, no tournament, ranked nowhere."),
+    glossary());
+}
+
+export function mount(main, focus = null) {
   const page = el("section", { class: "page lobby-page" });
   const you = el("div", { class: "panel you", id: "you" });
   const lists = el("div", { class: "tournaments" });
@@ -45,7 +55,10 @@ export function mount(main) {
   const playNow = el("div", { class: "panel play-now-card" },
     el("a", { class: "btn primary big", href: "#/matches", "data-action": "play-now" }, "Play now"),
     el("p", { class: "muted small" }, "A match at once against players of your level: same deal, higher score wins."));
-  page.append(el("h1", { class: "sr-only" }, "Lobby"), el("div", { class: "lobby-side" }, playNow, you), lists);
+  // A newcomer (no player on this device) finds the first game at the top; a player, under its entries.
+  const first = firstGameCard();
+  const side = el("div", { class: "lobby-side" }, playNow, you, player() ? first : null);
+  page.append(...[el("h1", { class: "sr-only" }, "Lobby"), player() ? null : first, side, lists].filter(Boolean));
   main.append(page);
   let entries = [];
   let tournaments = [];
@@ -80,6 +93,10 @@ export function mount(main) {
     if (!alive) return;
     drawYou();
     drawLists();
+    if (focus === "open") { // #/lobby/open: the open tournaments, once, when they are first shown
+      focus = null;
+      lists.querySelector("[data-status=open]")?.scrollIntoView({ block: "start" });
+    }
   }
 
   function drawYou() {
