@@ -170,6 +170,7 @@ def _routes(w: dict[str, Any]) -> list[tuple[str, str]]:
     return [
         ("lobby", "#/lobby"),
         ("game", f"#/play/{w['entry']}"),
+        ("first-game", "#/play/first"),
         ("board", f"#/board/{w['running']}"),
         ("finished-board", f"#/board/{w['finished']}"),
         ("finished", f"#/finished/{w['finished']}"),
