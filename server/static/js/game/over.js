@@ -1,12 +1,15 @@
 // The result panel at a game's end: the outcome, the place, the score in its parts, a practice game's
 // would-be rank and par, several deals' total, and the ways on (next deal, leaderboard, lobby).
 
-import { api } from "../lib/api.js";
+import { api, player } from "../lib/api.js";
 import { VARIANTS } from "../engine/index.js";
 import { countdown, el, fill, ordinal } from "../lib/ui.js";
 import { matchLinks } from "../matches/ingame.js";
 import { bracketLinks } from "../brackets/ingame.js";
 import { AnalysisLine } from "../competitions/practice.js";
+import { pointsByTournament, ratingLine } from "../competitions/rating_words.js";
+
+const RECHECK_MS = 15000; // while the tournament is still on, its finish (and the ratings) is looked for this often
 
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
 export const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
@@ -122,9 +125,11 @@ function nextDeal(s, startNext) {
   return button;
 }
 
-/** The entry's place on the leaderboard, once its final score is in. */
+/** The entry's place on the leaderboard, once its final score is in; once the tournament is over,
+ * the rating it left ("rating 1,240 (+32)"), looked for again while the panel stays open. */
 async function showPlace(node, state) {
-  if (!state) return;
+  if (!state || !node.isConnected) return;
+  let finished = false;
   try {
     const around = await api.around(state.tournament_id, state.entry_id, 0);
     const mine = around.rows.find((r) => r.entry_id === state.entry_id);
@@ -132,7 +137,17 @@ async function showPlace(node, state) {
     const still = around.status !== "finished" ? " so far: others may still be playing" : "";
     node.replaceChildren("Your place: ", el("b", {}, `${mine.rank}`), ` of ${around.entrants}${still}`);
     node.dataset.rank = mine.rank;
+    finished = around.status === "finished";
   } catch {
     node.textContent = "Your place is on the leaderboard.";
+  }
+  if (!finished) {
+    setTimeout(() => showPlace(node, state), RECHECK_MS);
+    return;
+  }
+  const me = player();
+  const point = me ? (await pointsByTournament(me.id)).get(state.tournament_id) : null;
+  if (point && node.isConnected) {
+    node.after(el("p", { class: "place-rating", "data-field": "over-rating" }, "Your ", ratingLine(point)));
   }
 }
