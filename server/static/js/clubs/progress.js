@@ -17,7 +17,7 @@ export function gameName(game) {
 
 /** The rating as shown ("1,240"), marked provisional while it is. */
 const rating = (g) => (g.shown === null || g.shown === undefined ? "not rated yet"
-  : [ratingNumber(g.shown), g.provisional ? [" ", provisionalMark()] : null]);
+  : [ratingNumber(g.shown), ...(g.provisional ? [" ", provisionalMark()] : [])]);
 /** The change over 30 days with its sign; "new" for a game never rated. */
 function change(g) {
   if (g.shown === null || g.shown === undefined || g.shown_change === null || g.shown_change === undefined) return "new";

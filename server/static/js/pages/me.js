@@ -65,7 +65,7 @@ export function mount(main) {
       el("td", { class: "num", "data-field": "rank", "data-label": "rank" }, "\u2013"),
       el("td", { class: "num score", "data-field": "score", "data-label": "score" }, joining ? "\u2013" : e.final_score ?? e.score),
       el("td", { "data-field": "outcome" }, joining ? null : [el("span", { class: `badge st-${e.status}` }, statusName(e.status)),
-        ratedLine(e)]),
+        ...(ratedLine(e) || [])]),
       el("td", { class: "links" },
         game ? el("a", { class: "btn small primary", href: `#/play/${e.id}` }, e.status === "joined" ? "My game" : "Resume") : null,
         el("a", { class: "btn small ghost", href: `#/bracket/${e.bracket_id}`, "data-action": "bracket" }, "Bracket")));
