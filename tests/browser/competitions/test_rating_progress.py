@@ -6,13 +6,14 @@ the model's statistics' names."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.communities.test_accounts import no_sideways_scroll
-from tests.browser.conftest import js_errors, new_context
+from tests.browser.conftest import js_errors, new_context, snap
 from tests.browser.helpers import sign_in
 from tests.client import Api, seat_waiting
 from tests.server.competitions.rating_kit import Plan, create, finish, finished, play
@@ -59,7 +60,7 @@ async def plain_words(page: Page) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_the_change_after_each_game_and_the_profile_graph(
-    browser: Browser, server: ServerProcess, api: Api, size: dict[str, Any]
+    browser: Browser, server: ServerProcess, api: Api, size: dict[str, Any], shots: Path
 ) -> None:
     context = await new_context(browser, server, **size)
     try:
@@ -110,6 +111,7 @@ async def test_the_change_after_each_game_and_the_profile_graph(
         )
         await expect(latest).to_have_text(said(two))
         await plain_words(page)
+        await snap(page, shots, f"rating-progress-{size['viewport']['width']}", full_page=True)
         assert errors == []
     finally:
         await context.close()
@@ -142,6 +144,33 @@ async def test_the_match_page_says_the_change_and_provisional(
         await expect(mine).to_have_text(f"rating {said(point)} provisional")
         await expect(mine.locator(".rating-change.up")).to_be_visible()
         await plain_words(page)
+        assert errors == []
+    finally:
+        await context.close()
+
+
+async def test_the_result_left_open_says_the_rating_once_the_tournament_finishes(
+    browser: Browser, server: ServerProcess, api: Api
+) -> None:
+    context = await new_context(browser, server, viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    try:
+        page = await context.new_page()
+        errors = js_errors(page)
+        me = await sign_in(page, api, unique("Waiter"))
+        _, rival = api.register(unique("Rival"))
+        seed = unique("seed")
+        tour = create(api, seed)
+        await play(api, server.ws_url, tour["id"], seed, Plan(rival))
+        mine = await play(api, server.ws_url, tour["id"], seed, Plan(me["token"], reveal=True))
+        await page.goto(f"/#/play/{mine}")
+        place = page.locator(".over-panel [data-field=rank]")
+        await expect(place).to_contain_text("so far")  # still on: no rating yet
+        over = page.locator(".over-panel [data-field=over-rating]")
+        await expect(over).to_have_count(0)
+        finish(api, tour["id"])
+        (point,) = history(api, me["id"])
+        await expect(over).to_have_text(f"Your rating {said(point)} provisional", timeout=25_000)
+        await expect(place).not_to_contain_text("so far")
         assert errors == []
     finally:
         await context.close()
