@@ -38,7 +38,7 @@ from ..communities.messages import (
     RosterNames,
 )
 from ..competitions.practice_messages import Analysis, Computing, PracticeEntry
-from ..competitions.profiles import PlayerProfile
+from ..competitions.profiles import PlayerProfile, RatingHistory
 from ..competitions.progress import ClassProgress
 from ..competitions.series.messages import Series, SeriesCreate, SeriesStanding, SeriesTournamentAdd
 from ..fairplay.messages import IntegrityReport
@@ -96,6 +96,7 @@ def json_schema() -> dict[str, Any]:
             Roster,
             RosterChecked,
             PlayerProfile,
+            RatingHistory,
             ClassProgress,
             ProfileVisibility,
             ProfileShown,

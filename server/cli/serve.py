@@ -16,7 +16,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from ..competitions import rating_store, ratings
+from ..competitions import rating_scale, rating_store, ratings
 from ..config import Config, ConfigError
 from ..storage.pool import Connection
 from .args import an_id
@@ -201,6 +201,8 @@ def run_show(args: argparse.Namespace) -> int:
                 "sigma": r["sigma"],
                 "ordinal": ratings.ordinal(rating_store.Rating(r["mu"], r["sigma"], r["games"])),
                 "games": r["games"],
+                "rating": rating_scale.shown_of(r["mu"], r["sigma"]),  # as pages show it
+                "provisional": rating_scale.provisional(r["games"]),
             }
             for r in rows
         ]

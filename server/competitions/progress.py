@@ -25,6 +25,7 @@ from ..communities.identity import organiser_guard
 from ..core import core_of
 from ..lib.http import json_error
 from ..operations.openapi import ORGANISER, errors
+from .rating_scale import provisional, shown_of
 from .rating_store import Rating
 from .ratings import ordinal
 
@@ -58,8 +59,9 @@ SELECT m.id AS player_id, m.name, m.handle, m.last_seen, g.game, g.played, g.bes
 
 
 class GameProgress(Struct):
-    """One game ("variant/suits") of a member: ``rating`` the ordinal shown (null: never rated in it),
-    ``rating_change`` over the last 30 days."""
+    """One game ("variant/suits") of a member: ``rating`` the ordinal (null: never rated in it),
+    ``rating_change`` over the last 30 days; ``shown`` and ``shown_change`` the same as shown
+    (rating_scale: a whole number, 1,000 for a new player), ``provisional`` under 5 rated games."""
 
     game: str
     played: int
@@ -67,6 +69,9 @@ class GameProgress(Struct):
     last: int
     rating: float | None
     rating_change: float | None
+    shown: int | None = None
+    shown_change: int | None = None
+    provisional: bool = False
 
 
 class MemberProgress(Struct):
@@ -105,7 +110,13 @@ def _game(row: asyncpg.Record) -> GameProgress:
     now = _rating(row["mu"], row["sigma"])
     before = _rating(row["mu_before"], row["sigma_before"])
     change = None if now is None else round(now - before, 2) if before is not None else 0.0
-    return GameProgress(row["game"], row["played"], row["best"], row["last"], now, change)
+    if row["mu"] is None:
+        return GameProgress(row["game"], row["played"], row["best"], row["last"], now, change)
+    after = shown_of(row["mu"], row["sigma"])
+    was = after if row["mu_before"] is None else shown_of(row["mu_before"], row["sigma_before"])
+    return GameProgress(
+        row["game"], row["played"], row["best"], row["last"], now, change, after, after - was, provisional(row["rated"])
+    )
 
 
 async def class_progress(db: asyncpg.Pool, club_id: int) -> ClassProgress:

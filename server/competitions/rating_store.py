@@ -128,7 +128,8 @@ async def recent_results(
     return await db.fetch(
         """SELECT t.id AS tournament_id, t.name AS tournament, t.finished_at, t.settings, s.rank, s.final_score,
                   (SELECT count(*) FROM standings a WHERE a.tournament_id = t.id) AS entrants,
-                  h.mu, h.sigma, (SELECT m.id FROM matches m WHERE m.tournament_id = t.id) AS match_id,
+                  h.mu, h.sigma, h.mu_before, h.sigma_before, h.games,
+                  (SELECT m.id FROM matches m WHERE m.tournament_id = t.id) AS match_id,
                   CASE t.kind WHEN 'bracket' THEN t.id WHEN 'bracket_game' THEN t.parent_id END AS bracket_id
              FROM standings s JOIN tournaments t ON t.id = s.tournament_id
              LEFT JOIN rating_history h ON h.tournament_id = s.tournament_id AND h.player_id = s.player_id
@@ -138,6 +139,32 @@ async def recent_results(
               AND (t.kind <> 'bracket_game'
                    OR (SELECT b.finished_at IS NOT NULL FROM tournaments b WHERE b.id = t.parent_id))
             ORDER BY t.finished_at DESC, t.id DESC LIMIT $2""",
+        player_id,
+        limit,
+        *seen,
+    )
+
+
+async def history(db: Db, player_id: int, limit: int, seen: tuple[bool, int | None, list[int]]) -> list[asyncpg.Record]:
+    """The player's rating history: per game, its latest ``limit`` rated tournaments (matches and
+    bracket games among them), oldest first, each with the rating before and after. ``seen`` as in
+    ``recent_results``: ``seen`` is false for a tournament the caller may not see named."""
+    return await db.fetch(
+        """SELECT * FROM (
+             SELECT h.game, h.tournament_id, t.name AS tournament, t.finished_at, h.rank, h.games,
+                    h.mu_before, h.sigma_before, h.mu, h.sigma,
+                    (SELECT count(*) FROM standings a WHERE a.tournament_id = t.id) AS entrants,
+                    (SELECT m.id FROM matches m WHERE m.tournament_id = t.id) AS match_id,
+                    CASE t.kind WHEN 'bracket' THEN t.id WHEN 'bracket_game' THEN t.parent_id END AS bracket_id,
+                    (t.listed OR t.kind IN ('match', 'bracket_game') OR $3::boolean OR t.organiser_id = $4::bigint
+                       OR t.club_id = ANY($5::bigint[]))
+                    AND (t.kind <> 'bracket_game'
+                         OR (SELECT b.finished_at IS NOT NULL FROM tournaments b WHERE b.id = t.parent_id)) AS seen,
+                    row_number() OVER (PARTITION BY h.game ORDER BY t.finished_at DESC, t.id DESC) AS latest
+               FROM rating_history h JOIN tournaments t ON t.id = h.tournament_id
+              WHERE h.player_id = $1) x
+            WHERE latest <= $2
+            ORDER BY game, finished_at, tournament_id""",
         player_id,
         limit,
         *seen,

@@ -31,7 +31,9 @@ class MatchFormatOut(Struct):
 class MatchPlayer(Struct):
     """A seat: ``status`` is waiting, playing or done until the match is over (nothing more of the
     game); then ``final_score``, ``time_left``, ``rank`` (shared by a draw) and ``rating_after`` (the
-    ordinal in the format's game after the match; null when unrated). ``rating``: the ordinal before."""
+    ordinal in the format's game after the match; null when unrated). ``rating``: the ordinal before.
+    ``shown`` and ``shown_after``: those ratings as shown (1000 + 40 x ordinal, rounded);
+    ``provisional``: the rating shown last is still provisional (under 5 rated games)."""
 
     seat: int
     player_id: int
@@ -43,6 +45,9 @@ class MatchPlayer(Struct):
     time_left: int | None = None
     rank: int | None = None
     rating_after: float | None = None
+    shown: int = 1000
+    shown_after: int | None = None
+    provisional: bool = True
 
 
 class Match(Struct):

@@ -11,6 +11,7 @@ from litestar.exceptions import HTTPException, NotFoundException
 from litestar.params import Parameter
 
 from ..communities.identity import viewer_of
+from ..competitions.rating_scale import provisional, shown
 from ..config import MatchFormat
 from ..core import core_of
 from ..fairplay.limits import limit_guard, limiter_of, too_many
@@ -61,6 +62,9 @@ def match_out(row: asyncpg.Record, seats: list[asyncpg.Record], viewer_id: int |
                 time_left=p["time_left"] if over else None,
                 rank=p["rank"] if row["status"] == "over" else None,
                 rating_after=p["rating_after"] if rated else None,
+                shown=shown(p["rating_before"] if rated else p["rating_now"]),
+                shown_after=shown(p["rating_after"]) if rated else None,
+                provisional=provisional(p["games_after"] if rated else p["games_now"]),
             )
         )
     return m.Match(
@@ -138,7 +142,13 @@ def _opened(fmt: MatchFormat, seated: store.Seated, player_id: int) -> m.Match:
     seat = seated.seat
     assert seated.commitment is not None
     host = m.MatchPlayer(
-        seat=1, player_id=player_id, player=seat["player"], rating=seated.rating, status="waiting", entry_id=seat["id"]
+        seat=1,
+        player_id=player_id,
+        player=seat["player"],
+        rating=seated.rating,
+        status="waiting",
+        entry_id=seat["id"],
+        shown=shown(seated.rating),
     )
     return m.Match(
         id=seat["match_id"],

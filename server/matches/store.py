@@ -108,10 +108,14 @@ SEATS_SQL = """
                 ELSE rank() OVER (PARTITION BY s.rank IS NULL ORDER BY s.final_score DESC, s.time_left DESC) END
                AS rank,
            h.mu_before - 3 * h.sigma_before AS rating_before, h.mu - 3 * h.sigma AS rating_after,
+           h.games AS games_after,
            coalesce((SELECT r.mu - 3 * r.sigma FROM ratings r
                       WHERE r.player_id = e.player_id
                         AND r.game = (x.settings->>'variant') || '/' || (x.settings->>'suits')), 0)::float8
-               AS rating_now
+               AS rating_now,
+           coalesce((SELECT r.games FROM ratings r
+                      WHERE r.player_id = e.player_id
+                        AND r.game = (x.settings->>'variant') || '/' || (x.settings->>'suits')), 0) AS games_now
       FROM entries e JOIN players p ON p.id = e.player_id
       LEFT JOIN standings s ON s.tournament_id = e.tournament_id AND s.entry_id = e.id
       LEFT JOIN rating_history h ON h.tournament_id = e.tournament_id AND h.player_id = e.player_id

@@ -47,8 +47,8 @@ async def test_profiles_from_the_standings_and_my_page(
         await link.click()
         await expect(page.locator(".profile-page [data-field=name]")).to_have_text(api_name(api, other_id))
         row = page.locator(".profile-page [data-field=ratings] [data-game='spider78/2']")
-        theirs = profile(api, other_id)["ratings"]["spider78/2"]["ordinal"]
-        await expect(row.locator("[data-field=rating]")).to_have_text(f"{round(theirs, 1):.1f}")
+        theirs = profile(api, other_id)["ratings"]["spider78/2"]["rating"]
+        await expect(row.locator("[data-field=rating]")).to_have_text(f"{theirs:,} provisional")
         await expect(row.locator("[data-field=games]")).to_have_text("1")
         await no_sideways_scroll(page)
 
@@ -59,11 +59,13 @@ async def test_profiles_from_the_standings_and_my_page(
         await expect(mine.locator("[data-field=name]")).to_have_text(me["name"])
         await expect(mine).to_contain_text("Your public profile")
         await expect(mine.locator("[data-game='spider78/2'] [data-field=rating]")).to_have_text(
-            f"{round(rating['ordinal'], 1):.1f}"
+            f"{rating['rating']:,} provisional"
         )
         result = mine.locator(f"[data-field=recent] [data-tournament='{tour['id']}']")
         await expect(result.locator("[data-field=rank]")).to_have_text("1/2")
-        await expect(result.locator("[data-field=rating]")).to_have_text(f"{round(rating['ordinal'], 1):.1f}")
+        await expect(result.locator("[data-field=rating]")).to_have_text(
+            f"{rating['rating']:,} (+{rating['rating'] - 1000:,})"
+        )
         await no_sideways_scroll(page)
         await result.locator(f"a[href='#/finished/{tour['id']}']").click()
         await expect(page.locator(f"a[data-action=profile][href='#/player/{me['id']}']")).to_have_count(1)

@@ -10,6 +10,7 @@ from typing import Any
 
 import asyncpg
 
+from spidertour.server.competitions.rating_scale import shown
 from tests.client import Api, bearer
 from tests.server.communities.kit import new_club, new_organiser, tournament_as
 from tests.server.communities.test_exports import play_one
@@ -30,6 +31,26 @@ async def ratings_of(database_url: str, *player_ids: int) -> dict[int, float]:
     finally:
         await conn.close()
     return {r["player_id"]: round(r["ordinal"], 2) for r in rows}
+
+
+async def shown_ratings(database_url: str, *player_ids: int) -> dict[int, dict[str, Any]]:
+    """The ratings as shown (1,000 for a new player), rated within the 30 days: the change from 1,000."""
+    conn = await asyncpg.connect(database_url)
+    try:
+        rows = await conn.fetch(
+            "SELECT player_id, mu - 3 * sigma AS ordinal FROM ratings"
+            " WHERE player_id = ANY($1) AND game = 'spider78/2'",
+            list(player_ids),
+        )
+    finally:
+        await conn.close()
+    return {
+        r["player_id"]: {"shown": shown(r["ordinal"]), "shown_change": shown(r["ordinal"]) - 1000, "provisional": True}
+        for r in rows
+    }
+
+
+unshown = {"shown": None, "shown_change": None, "provisional": False}
 
 
 async def test_a_small_class_s_progress(api: Api, server: Any, database_url: str) -> None:
@@ -59,6 +80,7 @@ async def test_a_small_class_s_progress(api: Api, server: Any, database_url: str
         wait_status(api, tid, "finished", 25)
 
     rated = await ratings_of(database_url, ann["player_id"], bo["player_id"])
+    said = await shown_ratings(database_url, ann["player_id"], bo["player_id"])
     assert rated[ann["player_id"]] > rated[bo["player_id"]]
     r = api.http.get(f"/api/clubs/{club['id']}/progress", headers=bearer(school))
     assert r.status_code == 200, r.text
@@ -69,11 +91,27 @@ async def test_a_small_class_s_progress(api: Api, server: Any, database_url: str
     # Rated first within the 30 days: the change is the rating less the starting 0 (25 - 3 x 25/3).
     a, b = rated[ann["player_id"]], rated[bo["player_id"]]
     assert members["Ann Smith"]["played"] == 2 and members["Ann Smith"]["games"] == [
-        {"game": "spider78/2", "played": 2, "best": 25, "last": 0, "rating": a, "rating_change": a}
+        {
+            "game": "spider78/2",
+            "played": 2,
+            "best": 25,
+            "last": 0,
+            "rating": a,
+            "rating_change": a,
+            **said[ann["player_id"]],
+        }
     ]
     assert members["Bo Jones"]["played"] == 2 and members["Bo Jones"]["games"] == [
-        {"game": "spider78/1", "played": 1, "best": 0, "last": 0, "rating": None, "rating_change": None},
-        {"game": "spider78/2", "played": 1, "best": 0, "last": 0, "rating": b, "rating_change": b},
+        {"game": "spider78/1", "played": 1, "best": 0, "last": 0, "rating": None, "rating_change": None, **unshown},
+        {
+            "game": "spider78/2",
+            "played": 1,
+            "best": 0,
+            "last": 0,
+            "rating": b,
+            "rating_change": b,
+            **said[bo["player_id"]],
+        },
     ]
     assert members["Cy Lee"] == {
         "player_id": cy["player_id"],

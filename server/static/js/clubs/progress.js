@@ -6,6 +6,7 @@ import { api } from "../lib/api.js";
 import { relative } from "../lib/time.js";
 import { VARIANT_NAMES, downloadCsv, el, explain, fill, number } from "../lib/ui.js";
 import { clubMenu } from "./access.js";
+import { changeText, provisionalMark, ratingNumber } from "../competitions/rating_words.js";
 
 /** "spider78/2" as "Spider 78, 2 suits". */
 export function gameName(game) {
@@ -14,17 +15,13 @@ export function gameName(game) {
   return suits ? `${named}, ${suits} suit${suits === "1" ? "" : "s"}` : named;
 }
 
-/** A figure to one decimal, below zero with a true minus sign: "3.4", "\u22121.8". */
-function signed(x) {
-  const v = Math.round(x * 10) / 10;
-  return v < 0 ? `\u2212${Math.abs(v).toFixed(1)}` : Math.abs(v).toFixed(1);
-}
-const rating = (r) => (r === null || r === undefined ? "not rated yet" : signed(r));
+/** The rating as shown ("1,240"), marked provisional while it is. */
+const rating = (g) => (g.shown === null || g.shown === undefined ? "not rated yet"
+  : [ratingNumber(g.shown), ...(g.provisional ? [" ", provisionalMark()] : [])]);
 /** The change over 30 days with its sign; "new" for a game never rated. */
 function change(g) {
-  if (g.rating === null || g.rating === undefined || g.rating_change === null || g.rating_change === undefined) return "new";
-  const c = Math.round(g.rating_change * 10) / 10;
-  return c > 0 ? `+${c.toFixed(1)}` : c < 0 ? signed(c) : "\u00b10";
+  if (g.shown === null || g.shown === undefined || g.shown_change === null || g.shown_change === undefined) return "new";
+  return changeText(g.shown_change);
 }
 const seen = (iso) => {
   if (!iso) return "never";
@@ -57,8 +54,8 @@ function pupilRows(m, several) {
     el("td", { class: "num", "data-label": "Games", "data-field": "played" }, number(g.played)),
     el("td", { class: "num", "data-label": "Best", "data-field": "best" }, number(g.best)),
     el("td", { class: "num", "data-label": "Last", "data-field": "last" }, number(g.last)),
-    el("td", { class: "num", "data-label": "Rating", "data-field": "rating" }, rating(g.rating)),
-    el("td", { class: `num change${g.rating_change > 0 ? " up" : g.rating_change < 0 ? " down" : ""}`,
+    el("td", { class: "num", "data-label": "Rating", "data-field": "rating" }, rating(g)),
+    el("td", { class: `num change${g.shown_change > 0 ? " up" : g.shown_change < 0 ? " down" : ""}`,
       "data-label": "30 days", "data-field": "rating-change" }, change(g)),
     i === 0 ? lastSeen(m.games.length) : null));
 }

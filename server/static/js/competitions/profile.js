@@ -1,17 +1,18 @@
 // A player's public profile (#/player/<id>): name, @handle, the rating of every game it was rated
-// in (the ordinal, mu - 3 sigma, rounded, and the games rated) and its latest results, each
-// linked to the tournament's final standings.
+// in (the number shown, "provisional" while few games are rated, and the games rated), a small
+// graph of each game's rating over its rated games, and its latest results with each one's change,
+// each linked to the tournament's final standings.
 
 import { api, player } from "../lib/api.js";
 import { el, explain, fill, VARIANT_NAMES, when } from "../lib/ui.js";
+import { ratingGraph } from "./rating_graph.js";
+import { changeMark, provisionalMark, ratingNumber } from "./rating_words.js";
 
 /** "spider78/2" as "Spider 78, 2 suits". */
 export function gameName(game) {
   const [variant, suits] = game.split("/");
   return `${VARIANT_NAMES[variant] || variant}, ${suits} suit${suits === "1" ? "" : "s"}`;
 }
-
-const rounded = (x) => (x === null || x === undefined ? "\u2013" : (Math.round(x * 10) / 10).toFixed(1));
 
 export function mount(main, id) {
   const page = el("section", { class: "page narrow-page profile-page", "data-player": id });
@@ -25,8 +26,8 @@ export function mount(main, id) {
       el("thead", {}, el("tr", {}, el("th", {}, "Game"), el("th", { class: "num" }, "Rating"), el("th", { class: "num" }, "Games"))),
       el("tbody", {}, games.map((g) => el("tr", { "data-game": g },
         el("td", {}, gameName(g)),
-        el("td", { class: "num score", "data-field": "rating", title: `mu ${ratings[g].mu.toFixed(2)}, sigma ${ratings[g].sigma.toFixed(2)}` },
-          rounded(ratings[g].ordinal)),
+        el("td", { class: "num score", "data-field": "rating" }, ratingNumber(ratings[g].rating),
+          ratings[g].provisional ? [" ", provisionalMark()] : null),
         el("td", { class: "num", "data-field": "games" }, ratings[g].games))))));
   }
 
@@ -40,7 +41,20 @@ export function mount(main, id) {
           el("div", { class: "muted small" }, `${gameName(r.game)} \u00b7 ${when(r.finished_at)}`)),
         el("td", { class: "num", "data-field": "rank", "data-label": "rank" }, `${r.rank}/${r.entrants}`),
         el("td", { class: "num score", "data-field": "score", "data-label": "score" }, r.final_score),
-        el("td", { class: "num", "data-field": "rating", "data-label": "rating" }, r.rating === null ? "unrated" : rounded(r.rating)))))));
+        el("td", { class: "num", "data-field": "rating", "data-label": "rating" }, r.shown === null || r.shown === undefined
+          ? "unrated" : [ratingNumber(r.shown), " ", changeMark(r.change)]))))));
+  }
+
+  /** A small graph per game of the rating over its rated games; nothing when none is readable. */
+  async function graphs(box) {
+    try {
+      const { history } = await api.ratingHistory(id);
+      const games = Object.keys(history).sort().filter((g) => history[g].length);
+      if (!alive || !games.length) return;
+      box.replaceChildren(...games.map((g) => ratingGraph(g, history[g], `${gameName(g)} rating`)));
+    } catch {
+      /* the table above says the ratings */
+    }
   }
 
   /** On the player's own profile: who may read it, and a button to change that. */
@@ -71,13 +85,16 @@ export function mount(main, id) {
     if (!alive) return;
     document.title = `${profile.name} \u2013 spidertour`;
     const me = player();
+    const progress = el("div", { class: "rating-graphs", "data-field": "rating-graphs" });
     fill(page,
       el("h1", {}, el("span", { "data-field": "name" }, profile.name),
         profile.handle ? el("small", { class: "muted handle", "data-field": "handle" }, ` @${profile.handle}`) : null),
       me && me.id === profile.id ? visibility(profile) : null,
-      el("h2", {}, "Ratings"), ratingsTable(profile.ratings),
-      el("p", { class: "muted small" }, "A rating is mu \u2212 3 sigma of the OpenSkill model: it rises as results confirm it."),
+      el("h2", {}, "Ratings"), ratingsTable(profile.ratings), progress,
+      el("p", { class: "muted small" }, "A new player starts at 1,000; the rating rises as results confirm it. ",
+        "It is provisional until 5 rated games in that game."),
       el("h2", {}, "Latest results"), resultsTable(profile.recent));
+    graphs(progress);
   }
 
   page.append(el("h1", {}, "Player"), el("p", { class: "muted" }, "Loading\u2026"));

@@ -1,7 +1,7 @@
 // The result panel at a game's end: the outcome, the place, the score in its parts, a practice game's
 // would-be rank and par, several deals' total, and the ways on (next deal, leaderboard, lobby).
 
-import { api } from "../lib/api.js";
+import { api, player } from "../lib/api.js";
 import { VARIANTS } from "../engine/index.js";
 import { countdown, el, fill, ordinal } from "../lib/ui.js";
 import { matchLinks } from "../matches/ingame.js";
@@ -9,6 +9,10 @@ import { watchMatch } from "../matches/told.js";
 import { bracketLinks } from "../brackets/ingame.js";
 import { AnalysisLine } from "../competitions/practice.js";
 import { resultAnalysisLine } from "../competitions/replay_link.js";
+import { pointsByTournament, ratingLine } from "../competitions/rating_words.js";
+
+const RECHECK_MS = 15000; // once the tournament is over, its ratings are looked for this often
+const RATING_TRIES = 8; // and this many times (an unrated tournament leaves none)
 
 const PLACE_SECONDS = 5;
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
@@ -130,9 +134,11 @@ function nextDeal(s, startNext) {
 }
 
 /** The entry's place on the leaderboard, once its final score is in; asked again every PLACE_SECONDS
- * while the tournament runs and the panel is shown, and handed to `onPlace(finished, rank, of)`. */
+ * while the tournament runs and the panel is shown, and handed to `onPlace(finished, rank, of)`; once
+ * the tournament is over, the rating it left ("rating 1,240 (+32)"), looked for while the panel stays open. */
 async function showPlace(node, state, onPlace) {
-  if (!state) return;
+  if (!state || !node.isConnected) return;
+  let finished = false;
   try {
     const around = await api.around(state.tournament_id, state.entry_id, 0);
     if (!node.isConnected) return; // redrawn, or another page: its own place is asked for there
@@ -141,9 +147,31 @@ async function showPlace(node, state, onPlace) {
     const still = around.status !== "finished" ? " so far: others may still be playing" : "";
     node.replaceChildren("Your place: ", el("b", {}, `${mine.rank}`), ` of ${around.entrants}${still}`);
     node.dataset.rank = mine.rank;
-    onPlace?.(around.status === "finished", mine.rank, around.entrants);
-    if (around.status !== "finished") setTimeout(() => { if (node.isConnected) showPlace(node, state, onPlace); }, PLACE_SECONDS * 1000);
+    finished = around.status === "finished";
+    onPlace?.(finished, mine.rank, around.entrants);
   } catch {
     node.textContent = "Your place is on the leaderboard.";
+  }
+  if (!finished) {
+    setTimeout(() => { if (node.isConnected) showPlace(node, state, onPlace); }, PLACE_SECONDS * 1000);
+    return;
+  }
+  showRating(node, state, 0);
+}
+
+/** The rating the finished tournament left, once the server has it (asked again every RECHECK_MS a few times). */
+async function showRating(node, state, tries) {
+  if (!node.isConnected) return;
+  const me = player();
+  let point = null;
+  try {
+    point = me ? (await pointsByTournament(me.id)).get(state.tournament_id) : null;
+  } catch {
+    return; // the server did not answer: the rating is on the profile
+  }
+  if (point && node.isConnected) {
+    node.after(el("p", { class: "place-rating", "data-field": "over-rating" }, "Your ", ratingLine(point)));
+  } else if (!point && tries < RATING_TRIES) {
+    setTimeout(() => showRating(node, state, tries + 1), RECHECK_MS);
   }
 }

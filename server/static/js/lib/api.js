@@ -139,6 +139,8 @@ export const api = {
   club: (id) => call("GET", `/api/clubs/${id}`),
   /** A player's profile: ratings per game and latest results (with the token: a private one of the player or its clubs). */
   profile: (id) => call("GET", `/api/players/${id}`, { token: token() }),
+  /** A player's rating before and after each rated game, per game ({history: {"spider78/2": [points]}}). */
+  ratingHistory: (id) => call("GET", `/api/players/${id}/ratings/history`, { token: token() }),
   /** The player's own profile made public (true) or kept to itself and its clubs (false). */
   showProfile: (open) => call("PATCH", "/api/me/profile", { body: { public: open }, token: token() }),
   clubMembers: (id) => call("GET", `/api/clubs/${id}/members`, { token: token() }),

@@ -4,6 +4,7 @@
 
 import { api, player, setPlayer } from "../lib/api.js";
 import { clock, describeSettings, el, showWho, statusName, VARIANT_NAMES } from "../lib/ui.js";
+import { changeMark, provisionalMark, ratingNumber } from "../competitions/rating_words.js";
 
 const SEATS_KEY = "spidertour.match-seats"; // {entry_id: match_id} of this device's seats
 
@@ -90,19 +91,17 @@ export const seatsText = (n) => (n === 2 ? "head to head" : `${n} players`);
 const MATCH_STATUS = { waiting: "waiting for players", playing: "being played", over: "over", unmatched: "no opponent came" };
 export const matchStatus = (s) => MATCH_STATUS[s] || statusName(s);
 
-/** A rating rounded as profiles show it: "12.3" (a dash when there is none). */
-export const rating = (x) => (x === null || x === undefined || !Number.isFinite(Number(x)) ? "\u2013"
-  : (Math.round(Number(x) * 10) / 10).toFixed(1));
+/** A seat's rating as shown: after the match once rated, else before it ("1,240"). */
+export const rating = (p) => ratingNumber(p.shown_after ?? p.shown);
 
-/** "+1.4" / "−0.8" / "±0.0": the change of a player's rating by a match (null when unrated). */
+/** "(+32)" / "(−18)": the change of a player's rating by a match (null when unrated). */
 export function ratingChange(p) {
-  if (p.rating_after === null || p.rating_after === undefined || p.rating === null || p.rating === undefined) return null;
-  const d = Math.round((Number(p.rating_after) - Number(p.rating)) * 10) / 10;
-  if (!Number.isFinite(d)) return null;
-  const sign = d > 0 ? "+" : d < 0 ? "\u2212" : "\u00b1";
-  return el("span", { class: `rating-change ${d > 0 ? "up" : d < 0 ? "down" : "same"}`, "data-field": "rating-change",
-    "data-delta": d }, `${sign}${Math.abs(d).toFixed(1)}`);
+  if (p.shown_after === null || p.shown_after === undefined || p.shown === null || p.shown === undefined) return null;
+  return changeMark(Number(p.shown_after) - Number(p.shown));
 }
+
+/** The "provisional" mark of a seat's rating, when it still is. */
+export const provisionalOf = (p) => (p.provisional ? [" ", provisionalMark()] : null);
 
 /** "Spider 78 · 2 suits": the game of a format or a match. */
 export const gameTitle = (s) => `${VARIANT_NAMES[s.variant] || s.variant} \u00b7 ${s.suits} suit${s.suits === 1 ? "" : "s"}`;

@@ -10,7 +10,8 @@ import { gameSuits } from "../lib/prefs.js";
 import { clock, confirmDialog, el, explain, fill, notify, number, when } from "../lib/ui.js";
 import { ReplayViewer } from "../pages/finished.js";
 import { tellMatch } from "./told.js";
-import { entryOfMatch, gameTitle, matchRules, matchStatus, rating, ratingChange, rememberSeats, seatsText } from "./common.js";
+import { entryOfMatch, gameTitle, matchRules, matchStatus, provisionalOf, rating, ratingChange, rememberSeats, seatsText }
+  from "./common.js";
 
 const POLL_SECONDS = 3;
 const DONE = new Set(["won", "ended", "timed_out", "absent", "done", "over"]);
@@ -101,7 +102,7 @@ export function mount(main, idText) {
         "You can leave this page and come back."),
       el("ul", { class: "seats" }, m.players.map((p) => el("li", { "data-seat": p.seat },
         el("b", {}, p.player), p === seat ? el("span", { class: "you-tag" }, "you") : null,
-        el("span", { class: "muted" }, ` rated ${rating(p.rating)} \u00b7 `),
+        el("span", { class: "muted" }, ` rating ${rating(p)}`, provisionalOf(p), " \u00b7 "),
         el("span", { "data-field": "seat-status" }, SEAT_WORDS[p.status] || p.status))),
       Array.from({ length: Math.max(0, free) }, () => el("li", { class: "muted" }, "a free seat"))),
       el("div", { class: "row actions" }, actions));
@@ -140,13 +141,14 @@ export function mount(main, idText) {
           : ` ${clock(p.time_left)} left`)),
       el("b", { class: "score", "data-field": "final-score" }, p.final_score === null || p.final_score === undefined
         ? "\u2013" : number(p.final_score)),
-      el("span", { class: "rating", "data-field": "rating" }, `rating ${rating(p.rating_after ?? p.rating)} `, ratingChange(p)),
+      el("span", { class: "rating", "data-field": "rating" }, `rating ${rating(p)} `, ratingChange(p), provisionalOf(p)),
       p.status === "absent" ? el("span", { class: "muted" }, "absent")
         : el("button", { class: "btn small", "data-action": "replay", onclick: () => replay(p) }, "Replay")));
     return [el("div", { class: "panel match-result", "data-field": "result" },
       el("h2", { "data-field": "headline" }, headline),
-      seat ? el("p", {}, "Your rating: ", el("b", {}, rating(seat.rating_after ?? seat.rating)), " ", ratingChange(seat),
-        seat.rating_after === null || seat.rating_after === undefined ? " (this match is not rated)" : "") : null,
+      seat ? el("p", { "data-field": "my-rating" }, "Your rating: ", el("b", {}, rating(seat)), " ", ratingChange(seat),
+        provisionalOf(seat), seat.shown_after === null || seat.shown_after === undefined ? " (this match is not rated)" : "")
+        : null,
       el("ol", { class: "match-ranks" }, rows),
       el("div", { class: "row actions" },
         el("a", { class: "btn primary", href: "#/matches", "data-action": "play-another" }, "Play another match")))];

@@ -8,6 +8,7 @@ import { gameTitle, matchesByEntry } from "../matches/common.js";
 import { bracketLabel, bracketsOf } from "../brackets/common.js";
 import { practiceSection } from "../competitions/practice_list.js";
 import { replayHref } from "../competitions/replay_link.js";
+import { pointsByTournament, ratingLine } from "../competitions/rating_words.js";
 
 const RANKED = 30; // ranks looked up for the newest entries only: one request each
 
@@ -34,6 +35,9 @@ export function mount(main) {
     }
   }
 
+  let rated = new Map(); // tournament id -> the rating's change there (rating_words)
+  const ratedLine = (e) => (rated.has(e.tournament_id) ? [" ", ratingLine(rated.get(e.tournament_id))] : null);
+
   function resultRow(e, rank, finished, m, b) {  // finished: the tournament once finished, else null
     if (e.bracket_id) return bracketRow(e, b);
     const over = !["joined", "playing"].includes(e.status);
@@ -50,7 +54,7 @@ export function mount(main) {
         el("div", { class: "muted small" }, when(e.started_at))),
       el("td", { class: "num", "data-field": "rank", "data-label": "rank" }, rank ?? "–"),
       el("td", { class: "num score", "data-field": "score", "data-label": "score" }, score),
-      el("td", { "data-field": "outcome" }, el("span", { class: `badge st-${e.status}` }, statusName(e.status))),
+      el("td", { "data-field": "outcome" }, el("span", { class: `badge st-${e.status}` }, statusName(e.status)), ratedLine(e)),
       el("td", { class: "links" },
         over ? null : el("a", { class: "btn small primary", href: `#/play/${e.id}` }, e.status === "joined" ? "Start" : "Resume"),
         links));
@@ -64,7 +68,8 @@ export function mount(main) {
       el("td", {}, el("b", {}, bracketLabel(e, b)), el("div", { class: "muted small" }, when(e.started_at))),
       el("td", { class: "num", "data-field": "rank", "data-label": "rank" }, "\u2013"),
       el("td", { class: "num score", "data-field": "score", "data-label": "score" }, joining ? "\u2013" : e.final_score ?? e.score),
-      el("td", { "data-field": "outcome" }, joining ? null : el("span", { class: `badge st-${e.status}` }, statusName(e.status))),
+      el("td", { "data-field": "outcome" }, joining ? null : [el("span", { class: `badge st-${e.status}` }, statusName(e.status)),
+        ...(ratedLine(e) || [])]),
       el("td", { class: "links" },
         game ? el("a", { class: "btn small primary", href: `#/play/${e.id}` }, e.status === "joined" ? "My game" : "Resume") : null,
         el("a", { class: "btn small ghost", href: `#/bracket/${e.bracket_id}`, "data-action": "bracket" }, "Bracket")));
@@ -75,7 +80,8 @@ export function mount(main) {
     let entries;
     let seats;
     try {
-      [me, entries, seats] = await Promise.all([api.me(), api.myEntries(), matchesByEntry()]);
+      [me, entries, seats, rated] = await Promise.all([api.me(), api.myEntries(), matchesByEntry(),
+        pointsByTournament(player().id)]);
     } catch (err) {
       page.replaceChildren(el("h1", {}, "My page"), el("p", { class: "error", "data-field": "error" }, explain(err)),
         el("a", { class: "btn primary", href: "#/account" }, "Sign in"));
