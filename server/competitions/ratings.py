@@ -22,6 +22,7 @@ from openskill.models import PlackettLuce
 
 from ..storage.pool import Connection, Db
 from . import rating_store as store
+from .rating_scale import shown
 from .rating_store import Change, Rating
 
 MODEL = PlackettLuce()
@@ -125,12 +126,14 @@ async def limit_refusal(db: Db, player_id: int, tournament: asyncpg.Record) -> s
     game = game_of(tournament["settings"])
     found = await store.rating_of(db, player_id, game)
     value = ordinal(found or DEFAULT)
+    # Said on the shown scale (rating_scale): the numbers people see on their profiles.
+    mine, low_shown, high_shown = (None if x is None else f"{shown(x):,}" for x in (value, low, high))
     if found is None:
-        yours = f"you are unrated in {game}, where a new player counts as {value:.2f}"
+        yours = f"you are unrated in {game}, where a new player counts as {mine}"
     else:
-        yours = f"your {game} rating is {value:.2f}"
+        yours = f"your {game} rating is {mine}"
     if low is not None and value < low:
-        return f"rated players only from {low:g}: {yours}, below the minimum {low:g}"
+        return f"rated players only from {low_shown}: {yours}, below the minimum {low_shown}"
     if high is not None and value > high:
-        return f"rated players only up to {high:g}: {yours}, above the maximum {high:g}"
+        return f"rated players only up to {high_shown}: {yours}, above the maximum {high_shown}"
     return None

@@ -39,12 +39,13 @@ async def test_profiles_from_the_standings_and_my_page(
         tour = await finished(api, server.ws_url, [Plan(me["token"], reveal=True), Plan(other)])
         rating = profile(api, me["id"])["ratings"]["spider78/2"]
 
-        # The finished standings link each name to its profile.
+        # The finished standings (and the podium above them) link each name to its profile.
         await page.goto(f"/#/finished/{tour['id']}")
-        link = page.locator(f"a[data-action=profile][href='#/player/{other_id}']")
-        await expect(link).to_have_count(1)
+        links = page.locator(f"a[data-action=profile][href='#/player/{other_id}']")
+        await expect(links).to_have_count(2)
+        await expect(page.locator(f".standings a[data-action=profile][href='#/player/{other_id}']")).to_have_count(1)
         await no_sideways_scroll(page)
-        await link.click()
+        await links.last.click()
         await expect(page.locator(".profile-page [data-field=name]")).to_have_text(api_name(api, other_id))
         row = page.locator(".profile-page [data-field=ratings] [data-game='spider78/2']")
         theirs = profile(api, other_id)["ratings"]["spider78/2"]["rating"]
@@ -68,7 +69,7 @@ async def test_profiles_from_the_standings_and_my_page(
         )
         await no_sideways_scroll(page)
         await result.locator(f"a[href='#/finished/{tour['id']}']").click()
-        await expect(page.locator(f"a[data-action=profile][href='#/player/{me['id']}']")).to_have_count(1)
+        await expect(page.locator(f".standings a[data-action=profile][href='#/player/{me['id']}']")).to_have_count(1)
 
         # An unknown player: a clear line, no error thrown.
         await page.goto("/#/player/999999999")
@@ -97,8 +98,9 @@ async def test_the_organiser_s_form_sets_rated_and_limits(
         rated = page.locator("#f-rated")
         await expect(rated).to_be_checked()
         await rated.uncheck()
-        await page.locator("#f-rating_min").fill("-2.5")
-        await page.locator("#f-rating_max").fill("15")
+        # Typed as players see ratings (a new player has 1,000), stored on the model's scale.
+        await page.locator("#f-rating_min").fill("900")
+        await page.locator("#f-rating_max").fill("1600")
         await no_sideways_scroll(page)
         await page.locator("[data-action=review]").click()
         await expect(page.locator("[data-field=summary]")).to_contain_text("; unrated")

@@ -98,19 +98,21 @@ async def test_rating_limits_refuse_a_join_with_the_reason(api: Api, server: Any
     floor = create(api, seed, rating_min=0.5)
     assert floor["rating_min"] == 0.5 and floor["rating_max"] is None
     path = f"/api/tournaments/{floor['id']}/entries"
-    assert_error(api.http.post(path, headers={"authorization": f"Bearer {tb}"}), 403, f"{weak:.2f}", "minimum 0.5")
+    # Said as players see ratings (1,000 + 40 x the stored estimate): 0.5 is 1,020.
+    said = lambda x: f"{round(1000 + 40 * x):,}"  # noqa: E731
+    assert_error(api.http.post(path, headers={"authorization": f"Bearer {tb}"}), 403, said(weak), "minimum 1,020")
     assert_error(
         api.http.post(path, headers={"authorization": f"Bearer {fresh}"}),
         403,
         "unrated",
-        "a new player counts as",
-        "minimum 0.5",
+        "a new player counts as 1,000",
+        "minimum 1,020",
     )
     await play(api, server.ws_url, floor["id"], seed, Plan(ta, start=False))  # within: joins
 
     ceiling = create(api, unique("seed"), rating_max=0.5)
     path = f"/api/tournaments/{ceiling['id']}/entries"
-    assert_error(api.http.post(path, headers={"authorization": f"Bearer {ta}"}), 403, f"{strong:.2f}", "maximum 0.5")
+    assert_error(api.http.post(path, headers={"authorization": f"Bearer {ta}"}), 403, said(strong), "maximum 1,020")
     for token in (tb, fresh):
         assert api.http.post(path, headers={"authorization": f"Bearer {token}"}).status_code == 201
     # Another game's limit reads that game's rating: unrated there.
@@ -125,7 +127,7 @@ async def test_rating_limits_refuse_a_join_with_the_reason(api: Api, server: Any
         json={"entry_code": "wrong!"},
         headers={"authorization": f"Bearer {tb}"},
     )
-    assert_error(r, 403, "wrong entry code", "minimum 0.5")
+    assert_error(r, 403, "wrong entry code", "minimum 1,020")
     # Limits in the wrong order, or out of range, are refused and create nothing.
     now = datetime.now(UTC)
     times = {"opens_at": now.isoformat(), "closes_at": (now + timedelta(hours=1)).isoformat()}

@@ -7,6 +7,15 @@ import { el, number } from "../lib/ui.js";
 
 const known = (x) => x !== null && x !== undefined && Number.isFinite(Number(x));
 
+// The shown scale (server/competitions/rating_scale.py): 1000 + 40 x the stored cautious estimate.
+// A tournament's rating limits are stored on the estimate; people type and read them shown.
+const BASE = 1000;
+const STEP = 40;
+/** A stored limit as people read it (1,200 for 5). */
+export const shownLimit = (stored) => Math.round(BASE + STEP * Number(stored));
+/** A limit typed on the shown scale as the server stores it (5 for 1,200). */
+export const storedLimit = (shown) => (Number(shown) - BASE) / STEP;
+
 /** "1,240" (a dash when there is none). */
 export const ratingNumber = (x) => (known(x) ? number(Math.round(Number(x))) : "\u2013");
 

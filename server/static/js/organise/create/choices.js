@@ -5,6 +5,7 @@
 import { VARIANTS } from "../../engine/index.js";
 import { el, VARIANT_NAMES } from "../../lib/ui.js";
 import { check as checkField, field } from "../common.js";
+import { storedLimit } from "../../competitions/rating_words.js";
 
 /** {basic, start, more, chosen()}: `basic` and `more` are lists of nodes, `start` the start select. */
 export function gameChoices(prefix = "f") {
@@ -49,9 +50,10 @@ export function gameChoices(prefix = "f") {
     el("fieldset", { class: "rating-fields" }, el("legend", {}, "Ratings"),
       check("rated", "Rated", true, "Its final standings update the players' ratings of this game."),
       el("div", { class: "grid2" },
-        field("Lowest rating", f("rating_min", { type: "number", step: "any", min: -1000, max: 1000, placeholder: "none" })),
-        field("Highest rating", f("rating_max", { type: "number", step: "any", min: -1000, max: 1000, placeholder: "none" }))),
-      el("small", { class: "muted" }, "Players rated outside these limits in this game may not join (a new player counts as 0).")),
+        field("Lowest rating", f("rating_min", { type: "number", step: 1, min: 0, max: 5000, placeholder: "none" })),
+        field("Highest rating", f("rating_max", { type: "number", step: 1, min: 0, max: 5000, placeholder: "none" }))),
+      el("small", { class: "muted" },
+        "Ratings as players see them on their profiles: those rated outside these limits in this game may not join (a new player has 1,000).")),
   ];
   // The fields by name, found once: the nodes then move into the caller's form.
   const all = el("div", {}, ...basic, ...more);
@@ -83,7 +85,7 @@ export function gameChoices(prefix = "f") {
       settings.draw_pile_choice = input("draw_pile_choice").checked;
       settings.draw_pile_tops_up = input("draw_pile_tops_up").checked;
     }
-    const limit = (name) => (value(name) === "" ? null : Number(value(name)));
+    const limit = (name) => (value(name) === "" ? null : storedLimit(value(name)));
     const teams = value("teams_top") === "" ? {} : { teams: { top: Number(value("teams_top")) } };
     const certified = input("certified").checked
       ? { certified: true, ...(value("certify_seconds") ? { certify_seconds: Number(value("certify_seconds")) } : {}) }

@@ -3,7 +3,8 @@
 // list shows each schedule's settings, its next opening and its tournaments, and stops it.
 
 import { api } from "../../lib/api.js";
-import { clock, describeSettings, el } from "../../lib/ui.js";
+import { clock, describeSettings, el, number } from "../../lib/ui.js";
+import { shownLimit } from "../../competitions/rating_words.js";
 import { every as everyWords, minutes, timeSpan } from "../../lib/time.js";
 import { accessWords, act, field, timeField } from "../common.js";
 import { gameChoices } from "../create/choices.js";
@@ -14,7 +15,7 @@ const EVERY = { hour: 60, day: 1440, week: 10080 };
 
 /** What a tournament made with these choices will be, in words. */
 export function settingsWords(c) {
-  const limits = [c.rating_min ?? null, c.rating_max ?? null];
+  const limits = [c.rating_min ?? null, c.rating_max ?? null].map((x) => (x === null ? null : number(shownLimit(x))));
   return [`${describeSettings(c.settings)}, ${clock(c.settings.time_limit)}`,
     c.start === "together" ? "everyone starts together" : "each starts when ready",
     c.certified ? "certified winnable deal" : null,
