@@ -24,6 +24,11 @@ MODEL = PlackettLuce()
 GAME = "spider78/2"
 
 
+def said(estimate: float) -> str:
+    """A stored rating as a refusal says it (1,000 + 40 x the estimate)."""
+    return f"{round(1000 + 40 * estimate):,}"
+
+
 async def test_a_winner_gains_and_the_last_loses(api: Api, server: Any, database_url: str) -> None:
     (a, ta), (b, tb), (c, tc) = players(api, 3)
     tour = await finished(api, server.ws_url, [Plan(ta, reveal=True), Plan(tb), Plan(tc, start=False)])
@@ -99,7 +104,6 @@ async def test_rating_limits_refuse_a_join_with_the_reason(api: Api, server: Any
     assert floor["rating_min"] == 0.5 and floor["rating_max"] is None
     path = f"/api/tournaments/{floor['id']}/entries"
     # Said as players see ratings (1,000 + 40 x the stored estimate): 0.5 is 1,020.
-    said = lambda x: f"{round(1000 + 40 * x):,}"  # noqa: E731
     assert_error(api.http.post(path, headers={"authorization": f"Bearer {tb}"}), 403, said(weak), "minimum 1,020")
     assert_error(
         api.http.post(path, headers={"authorization": f"Bearer {fresh}"}),
