@@ -14,6 +14,7 @@ from litestar.exceptions import (
     InternalServerException,
     NotAuthorizedException,
     PermissionDeniedException,
+    SerializationException,
 )
 from litestar.handlers import BaseRouteHandler
 
@@ -77,11 +78,19 @@ async def strict_body(request: Request[Any, Any, Any], type_: type[T]) -> T:
             extra=[{"message": message, "key": at.rstrip("`").lstrip(".") or "data", "source": "body"}],
         ) from None
     except msgspec.DecodeError as err:
+        if utf8_fault(err):
+            raise not_utf8() from None
         raise HTTPException(status_code=400, detail=f"JSON is malformed: {err}") from None
     except UnicodeDecodeError:
         raise not_utf8() from None
     except RecursionError:
         raise HTTPException(status_code=400, detail="JSON is nested too deeply") from None
+
+
+def utf8_fault(err: Exception) -> bool:
+    """Whether a decoder's error is a body that is not UTF-8 (msgspec says so in its message; older
+    releases raised ``UnicodeDecodeError`` instead)."""
+    return "UTF-8" in str(err)
 
 
 def not_utf8() -> HTTPException:
@@ -98,6 +107,10 @@ class JsonRequest(Request[Any, Any, Any]):
             return await super().json()
         except UnicodeDecodeError:
             raise not_utf8() from None
+        except SerializationException as err:
+            if utf8_fault(err):
+                raise not_utf8() from None
+            raise
 
     async def stream(self) -> AsyncGenerator[bytes, None]:
         try:

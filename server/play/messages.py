@@ -207,6 +207,8 @@ def decode(data: str | bytes, limit: int) -> ClientMessage | str:
     except msgspec.ValidationError as err:
         return f"invalid message: {err}"
     except msgspec.DecodeError as err:
+        if "UTF-8" in str(err):  # msgspec's word for it (older releases raised UnicodeDecodeError)
+            return "malformed JSON: the message is not valid UTF-8"
         return f"malformed JSON: {err}"
     except UnicodeDecodeError:
         return "malformed JSON: the message is not valid UTF-8"

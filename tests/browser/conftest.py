@@ -33,7 +33,19 @@ DOCS_SHOTS = (
     | {f"game-{game}{phone}" for game in GAMES for phone in ("", "-phone")}
     | {
         f"page-{name}-phone"
-        for name in ("lobby", "game", "board", "finished", "organise", "me", "play-now", "match", "bracket")
+        for name in (
+            "lobby",
+            "game",
+            "board",
+            "finished",
+            "organise",
+            "me",
+            "play-now",
+            "match",
+            "bracket",
+            "first-game",
+            "profile",
+        )
     }
     | {f"page-{name}-sideways" for name in ("game", "board", "bracket")}
     | {f"page-{name}-desktop" for name in ("lobby", "organise", "finished", "bracket")}

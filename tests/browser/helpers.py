@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
-from playwright.async_api import Page, expect
+from playwright.async_api import Browser, Page, expect
 
 from spidertour.engine import Game, IllegalMoveError, MoveCards
+from tests.browser.conftest import js_errors, new_context
 from tests.client import Api
+from tests.serverproc import ServerProcess
 
 # What the page shows: every column's cards as their texts ("??" face down), pile counts and tops.
 READ_BOARD = """() => {
@@ -168,3 +172,43 @@ SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 def card_words(text: str) -> str:
     """A reason from the rules as the page words it: its card codes as the cards show them ("TH" -> "10\u2665")."""
     return re.sub(r"\b([A2-9TJQK])([SHDC])\b", lambda m: ("10" if m[1] == "T" else m[1]) + SYMBOLS[m[2]], text)
+
+
+# The three screens a page is tried on: (viewport, touch).
+SCREENS: dict[str, tuple[dict[str, int], bool]] = {
+    "phone": ({"width": 360, "height": 740}, True),
+    "landscape": ({"width": 740, "height": 360}, True),
+    "desktop": ({"width": 1280, "height": 800}, False),
+}
+# Words a page must never say.
+BAD_WORDS = r"\b(null|undefined|NaN)\b"
+
+
+class Screen:
+    """A page on one of SCREENS, pressed as its user would: a tap on a touch screen, else a click."""
+
+    def __init__(self, page: Page, touch: bool, name: str) -> None:
+        self.page = page
+        self.touch = touch
+        self.name = name
+
+    async def press(self, selector: str) -> None:
+        target = self.page.locator(selector)
+        await (target.tap() if self.touch else target.click())
+
+    async def as_player(self, who: dict[str, Any]) -> None:
+        """This device signed in as ``who`` (id, name, token) from its first load."""
+        stored = json.dumps(json.dumps(who))
+        await self.page.context.add_init_script(f"localStorage.setItem('spidertour.player', {stored});")
+
+
+@asynccontextmanager
+async def open_screen(browser: Browser, server: ServerProcess, name: str) -> AsyncIterator[Screen]:
+    """A fresh browser context on screen ``name``; no JavaScript error may happen on it."""
+    size, touch = SCREENS[name]
+    context = await new_context(browser, server, viewport=size, has_touch=touch, is_mobile=touch)
+    page = await context.new_page()
+    errors = js_errors(page)
+    yield Screen(page, touch, name)
+    await context.close()
+    assert errors == [], f"JavaScript errors: {errors}"

@@ -123,7 +123,7 @@ async def test_settings_are_kept_and_applied(page: Page) -> None:
     await expect(page.locator("input[name=simple]")).to_be_checked()
     await expect(page.locator("input[name=faces][value=bold]")).to_be_checked()
     saved = json.loads(await page.evaluate("localStorage.getItem('spidertour.settings')"))
-    assert saved == {"simple": True, "faces": "bold", "portrait": "on", "sound": True}
+    assert saved == {"simple": True, "faces": "bold", "portrait": "on", "sound": True, "notify": False}
     # Simple mode draws the cards without their centre art.
     await expect(page.locator("#face-preview .card .pip").first).to_be_hidden()
     await page.locator("input[name=portrait][value=off]").check()

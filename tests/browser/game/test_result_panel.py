@@ -14,21 +14,16 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, expect
 
 from spidertour.engine import Game, MoveCards, Settings
-from tests.browser.conftest import js_errors, new_context, snap
-from tests.browser.helpers import sign_in
+from tests.browser.conftest import snap
+from tests.browser.helpers import BAD_WORDS, SCREENS, Screen, open_screen, sign_in
 from tests.browser.phones.axe import violations
 from tests.client import Api, Player
 from tests.server.competitions.practice_kit import ONE_SUIT, play, reveals, wait_finished_with_par
 from tests.serverproc import ServerProcess
 
-SIZES = {
-    "phone": ({"width": 360, "height": 740}, True),
-    "landscape": ({"width": 740, "height": 360}, True),
-    "desktop": ({"width": 1280, "height": 800}, False),
-}
 SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 2, "time_limit": 600}
 PRACTICE_SEED = "result-practice"
 
@@ -45,30 +40,12 @@ HEADING = """() => {
   return {by, top, bottom: top + shown.height, panelTop: panelBox.top, panelBottom: panelBox.bottom,
           height: window.innerHeight, text: h.textContent, covered: !(hit && panel.contains(hit))};
 }"""
-# Words a page must never say.
-BAD_WORDS = r"\b(null|undefined|NaN)\b"
 
 
-class Screen:
-    def __init__(self, page: Page, touch: bool, name: str) -> None:
-        self.page = page
-        self.touch = touch
-        self.name = name
-
-    async def press(self, selector: str) -> None:
-        target = self.page.locator(selector)
-        await (target.tap() if self.touch else target.click())
-
-
-@pytest_asyncio.fixture(params=list(SIZES))
+@pytest_asyncio.fixture(params=list(SCREENS))
 async def screen(request: pytest.FixtureRequest, browser: Browser, server: ServerProcess) -> AsyncIterator[Screen]:
-    size, touch = SIZES[request.param]
-    context = await new_context(browser, server, viewport=size, has_touch=touch, is_mobile=touch)
-    page = await context.new_page()
-    errors = js_errors(page)
-    yield Screen(page, touch, request.param)
-    await context.close()
-    assert errors == [], f"JavaScript errors: {errors}"
+    async with open_screen(browser, server, request.param) as opened:
+        yield opened
 
 
 @pytest.fixture(scope="module")

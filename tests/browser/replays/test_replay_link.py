@@ -7,7 +7,6 @@ watcher); the result panel, My page and the lobby's finished card link to it; an
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import time
 from collections.abc import AsyncIterator
@@ -20,46 +19,19 @@ from playwright.async_api import Browser, Page, expect
 
 from spidertour.engine import Game, Settings
 from spidertour.engine.solver import solve_game
-from tests.browser.conftest import js_errors, new_context, snap
-from tests.browser.helpers import sign_in
+from tests.browser.conftest import snap
+from tests.browser.helpers import BAD_WORDS, SCREENS, Screen, open_screen, sign_in
 from tests.client import Api, Player
 from tests.server.competitions.practice_kit import ONE_SUIT, play, wait_finished_with_par
 from tests.serverproc import ServerProcess
 
 SEED = "replay-link"
-SIZES = {
-    "phone": ({"width": 360, "height": 740}, True),
-    "sideways": ({"width": 740, "height": 360}, True),
-    "desktop": ({"width": 1280, "height": 800}, False),
-}
-BAD_WORDS = r"\b(null|undefined|NaN)\b"
 
 
-class Screen:
-    def __init__(self, page: Page, touch: bool, name: str) -> None:
-        self.page = page
-        self.touch = touch
-        self.name = name
-
-    async def press(self, selector: str) -> None:
-        target = self.page.locator(selector)
-        await (target.tap() if self.touch else target.click())
-
-    async def as_player(self, who: dict[str, Any]) -> None:
-        """This device signed in as ``who`` (id, name, token) from its first load."""
-        stored = json.dumps(json.dumps(who))
-        await self.page.context.add_init_script(f"localStorage.setItem('spidertour.player', {stored});")
-
-
-@pytest_asyncio.fixture(params=list(SIZES))
+@pytest_asyncio.fixture(params=list(SCREENS))
 async def screen(request: pytest.FixtureRequest, browser: Browser, server: ServerProcess) -> AsyncIterator[Screen]:
-    size, touch = SIZES[request.param]
-    context = await new_context(browser, server, viewport=size, has_touch=touch, is_mobile=touch)
-    page = await context.new_page()
-    errors = js_errors(page)
-    yield Screen(page, touch, request.param)
-    await context.close()
-    assert errors == [], f"JavaScript errors: {errors}"
+    async with open_screen(browser, server, request.param) as opened:
+        yield opened
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,11 @@ ONE_SUIT: dict[str, Any] = {"variant": "spider78", "suits": 1, "free_column": Fa
 
 def reveals(seed: str, count: int, **settings: Any) -> list[dict[str, Any]]:
     """Moves that reveal ``count`` cards one after the other (each move reveals one), by the engine."""
-    game = Game(Settings(**settings), seed)
+    return revealing(Game(Settings(**settings), seed), count)
+
+
+def revealing(game: Game, count: int) -> list[dict[str, Any]]:
+    """Moves of ``game`` (played on it) that reveal ``count`` cards one after the other."""
     moves: list[dict[str, Any]] = []
     while len(moves) < count:
         for move in game.legal_moves():

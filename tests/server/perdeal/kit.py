@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from spidertour.engine import Deal, Game, Settings
+from spidertour.engine import Game, Settings
 from tests.client import Api, Player
+from tests.server.competitions.practice_kit import revealing
 from tests.server.competitions.test_deals import create, finish
 
 END: dict[str, Any] = {"type": "end"}
@@ -26,18 +27,7 @@ SETTINGS: dict[str, Any] = {
 
 def reveals(seed: str, entry: int, count: int, settings: dict[str, Any] = SETTINGS) -> list[dict[str, Any]]:
     """Moves that reveal ``count`` cards one after the other on ``seed`` as dealt to ``entry``."""
-    game = Game(Settings.from_json(settings), seed, entry)
-    moves: list[dict[str, Any]] = []
-    while len(moves) < count:
-        for move in game.legal_moves():
-            trial = game.copy()
-            if not isinstance(move, Deal) and trial.play(move).revealed == 1:
-                game.play(move)
-                moves.append(move.to_json())
-                break
-        else:
-            raise AssertionError(f"no move reveals a card after {moves}")
-    return moves
+    return revealing(Game(Settings.from_json(settings), seed, entry), count)
 
 
 def columns(seed: str, entry: int, settings: dict[str, Any] = SETTINGS) -> Any:

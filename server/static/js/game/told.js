@@ -1,9 +1,9 @@
-// What the game page tells while the player may be looking elsewhere (lib/told.js): the title counting
+// What the game page tells while the player may be looking elsewhere (told/tell.js): the title counting
 // down to a start "together" and a short sound when the game starts by itself; the tournament's
 // result in the title (and a notification) once it finishes while the page is open.
 
 import { beep } from "../lib/sound.js";
-import { BASE, tellResult, titleCountdown } from "../lib/told.js";
+import { BASE, tellResult, titleCountdown } from "../told/tell.js";
 import { ordinal } from "../lib/ui.js";
 
 export class GameTold {

@@ -1,9 +1,9 @@
 // A match's news told in the page's title (and, where the player allows, a notification while the
-// page is out of view; lib/told.js): the match made (every seat taken), then its result.
+// page is out of view; told/tell.js): the match made (every seat taken), then its result.
 
 import { api, player } from "../lib/api.js";
 import { el, ordinal } from "../lib/ui.js";
-import { tellResult, tellTitle, notifyPlayer } from "../lib/told.js";
+import { tellResult, tellTitle, notifyPlayer } from "../told/tell.js";
 
 const POLL_SECONDS = 5;
 

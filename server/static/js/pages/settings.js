@@ -2,7 +2,7 @@
 
 import { el } from "../lib/ui.js";
 import { save, settings } from "../lib/prefs.js";
-import { notifyToggle } from "../lib/notify_setting.js";
+import { notifyToggle } from "../told/notify_setting.js";
 
 function choice(name, label, options, value) {
   return el("fieldset", { class: "choice" }, el("legend", {}, label),

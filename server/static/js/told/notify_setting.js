@@ -1,9 +1,9 @@
 // Settings' "Notify me": turned on, it asks the browser's permission; a refusal is said plainly and
-// leaves it off (lib/told.js shows the notifications).
+// leaves it off (told/tell.js shows the notifications).
 
-import { save } from "./prefs.js";
-import { permission } from "./told.js";
-import { el } from "./ui.js";
+import { save } from "../lib/prefs.js";
+import { permission } from "./tell.js";
+import { el } from "../lib/ui.js";
 
 const REFUSED = "Your browser refused notifications for this site. To have them, allow notifications for this "
   + "site in the browser's settings, then turn this on again.";

@@ -2,8 +2,8 @@
 // comes in, and, where the player turned "Notify me" on in Settings and the browser allows it, a
 // browser notification while the page is out of view (another tab in front, or the window not focused).
 
-import { settings } from "./prefs.js";
-import { clock } from "./ui.js";
+import { settings } from "../lib/prefs.js";
+import { clock } from "../lib/ui.js";
 
 export const BASE = "spidertour";
 export const SOON_SECONDS = 60; // "starts in a minute": told once, if the page is out of view then
