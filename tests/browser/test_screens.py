@@ -5,6 +5,7 @@ to read (on a phone on its side such a column cannot fit: the page scrolls down,
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -79,11 +80,22 @@ async def bottom_bar(page: Page) -> float:
 
 
 async def assert_on_screen(page: Page, size: dict[str, int]) -> None:
-    bar = await bottom_bar(page)
-    boxes: list[dict[str, Any]] = await page.evaluate(BOXES)
-    assert boxes
-    outside = [b for b in boxes if not inside(b, size["width"], size["height"], bar)]
-    assert outside == [], f"outside the window at {size}: {outside[:3]}"
+    """Every card in the window once the layout has settled (the board is laid out again a frame or
+    two after the start panel goes; on a busy machine that can take a moment)."""
+    deadline = time.monotonic() + 5
+    while True:
+        bar = await bottom_bar(page)
+        boxes: list[dict[str, Any]] = await page.evaluate(BOXES)
+        assert boxes
+        outside = [b for b in boxes if not inside(b, size["width"], size["height"], bar)]
+        if not outside or time.monotonic() > deadline:
+            break
+        await page.wait_for_timeout(100)
+    above = await page.evaluate(
+        "() => [...document.querySelectorAll('#main > *, .game-page > *')].map((n) => [n.className, "
+        "Math.round(n.getBoundingClientRect().top), Math.round(n.getBoundingClientRect().height)])"
+    )
+    assert outside == [], f"outside the window at {size}: {outside[:3]}; the page's parts: {above}"
     assert await page.evaluate("document.documentElement.scrollWidth") <= size["width"]
 
 
