@@ -93,6 +93,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     admin_token: str | None = None  # None: generate one and print it at start
     host: str = "127.0.0.1"
     port: Port = 8000
+    play_port: Port | None = None  # the play socket on a port of its own (server.play.sockets.fast); None: on PORT only
     data_dir: str = ".data"
     redis_prefix: str = "spidertour"  # every Redis key starts with this
     redis_pool_size: Annotated[int, Meta(ge=4, le=10_000)] = 100  # Redis connections per process
@@ -192,11 +193,14 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
         if 0 < len(given) < 3:
             raise ConfigError(f"{given[0]}: sign-in from a host site needs EXTERNAL_JWT_KEY, _ISSUER and _AUDIENCE")
         try:
-            return msgspec.convert(raw, cls, strict=False)
+            config = msgspec.convert(raw, cls, strict=False)
         except msgspec.ValidationError as err:
             where = str(err).rpartition("`$.")[2].rstrip("`")
             name = next((n for n, (f, _) in VARIABLES.items() if f == where), where)
             raise ConfigError(f"{name}: expected {VARIABLES[name][1]}, not {env.get(name, '').strip()!r}") from None
+        if config.play_port == config.port:
+            raise ConfigError(f"PLAY_PORT: expected {VARIABLES['PLAY_PORT'][1]}, not {config.play_port} (PORT too)")
+        return config
 
     @property
     def external_jwt(self) -> tuple[str, str, str] | None:
@@ -308,6 +312,7 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "ADMIN_TOKEN": ("admin_token", "a token"),
     "HOST": ("host", "an address to listen on (an IP address such as 127.0.0.1 or 0.0.0.0, or a host name)"),
     "PORT": ("port", f"{_WHOLE} from 1 to 65535"),
+    "PLAY_PORT": ("play_port", f"{_WHOLE} from 1 to 65535, not PORT"),
     "SPIDERTOUR_DATA": ("data_dir", "a folder"),
     "REDIS_PREFIX": ("redis_prefix", "a key prefix"),
     "REDIS_POOL_SIZE": ("redis_pool_size", f"{_WHOLE} from 4 to 10000"),
