@@ -105,6 +105,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "p99_limit_ms": args.p99_ms,
         "pinning": {"loadgen": gen_cores, "servers": server_cores},
         "server_env": args.server_env,
+        "play_socket": args.play_socket,
         "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
     }
     db_url = await create_db(args.pg, name)
@@ -123,12 +124,16 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         for item in args.server_env:
             key, _, value = item.partition("=")
             env[key] = value
+        play_ports: list[int] = []
         for _ in range(args.processes):
             port = free_port()
+            play_port = free_port() if args.play_socket == "port" else None
+            if play_port is not None:
+                play_ports.append(play_port)
             servers.append(
                 Proc(
                     [sys.executable, "-m", "spidertour.server.cli", "serve", "--log-level", "warning"],
-                    {**env, "PORT": str(port)},
+                    {**env, "PORT": str(port), **({"PLAY_PORT": str(play_port)} if play_port else {})},
                     port,
                     "/health",
                     logdir / f"bench-server-{port}.log",
@@ -155,7 +160,11 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         assert swarm.tournament_id is not None
         await asyncio.sleep(1)
         rss0 = [s.rss() for s in servers]
-        gen = Generator([s.url.replace("http://", "ws://") for s in servers], swarm.settings)
+        gen = Generator(
+            [s.url.replace("http://", "ws://") for s in servers],
+            swarm.settings,
+            play_bases=[f"ws://127.0.0.1:{p}" for p in play_ports] or None,
+        )
         t = time.monotonic()
         await gen.connect_players([(b.token, b.entry_id) for b in swarm.bots])
         out["connect_seconds"] = round(time.monotonic() - t, 1)
@@ -383,6 +392,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=["split", "none"],
         default="split",
         help="split: the generator on core 0, the servers on the others (when there are 2+)",
+    )
+    parser.add_argument(
+        "--play-socket",
+        choices=["port", "asgi"],
+        default="port",
+        help="port: the players on each server's PLAY_PORT (picows); asgi: on its PORT (Litestar on uvicorn)",
     )
     parser.add_argument("--pool", type=int, default=10, help="DB_POOL_SIZE of each server")
     parser.add_argument(

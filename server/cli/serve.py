@@ -70,9 +70,8 @@ def run_serve(args: argparse.Namespace) -> int:
                 play_listener.close()
             print(f"error: DATABASE_URL: {problem}", file=sys.stderr)
             return 2
-    print(f"spidertour on http://{host}:{port}/", flush=True)
-    if config.play_port is not None:
-        print(f"the play socket also on ws://{host}:{config.play_port}/ws/play/{{entry_id}}", flush=True)
+    also = "" if config.play_port is None else f" (the play socket also on ws://{host}:{config.play_port}/ws/play/)"
+    print(f"spidertour on http://{host}:{port}/{also}", flush=True)
     server = uvicorn.Server(
         uvicorn.Config(
             create_app(config, play_listener),
