@@ -47,6 +47,7 @@ AUTH_SECONDS = 15.0
 ROUND_GRACE = 30.0  # seconds past a round's time that a waiting session still looks for its next deal
 MOVE_JSON = msgspec.json.Encoder()
 PILE_MOVES = ("deal", "undo")  # the moves that may change the draw piles
+BUSY = "the server is busy: the move was not saved, send it again in a moment"  # MOVES_WAITING reached
 
 
 class PlaySession:
@@ -379,6 +380,9 @@ class PlaySession:
                 await self._send_result(seq, live.last_move, live.last_result, repeated=True)
             else:
                 await self.error("stale_seq", f"sequence numbers must grow: the last accepted was {live.last_seq}", seq)
+            return
+        if self.play.moves.full:  # overloaded: refused before it changes anything, answered at once
+            await self.error("try_again", BUSY, seq)
             return
         game = live.game
         assert live.started is not None
