@@ -17,7 +17,7 @@ from tests.conftest import server_env
 from tests.serverproc import ServerProcess
 from tests.services import unique_name
 
-SETTINGS = {"variant": "spider78", "suits": 1, "time_limit": 600}
+SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 1, "time_limit": 600}
 SEED = "busy"
 
 
