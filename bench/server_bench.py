@@ -27,7 +27,8 @@ What it does, with one JSON result per run (``--json FILE``, and on stdout):
    steps above it; by default every step runs);
 6. the saturation run (every player sends its next move as soon as the last is answered);
 7. the same-stack echo: a Litestar + uvicorn websocket echo app pinned like the server, the same
-   number of connections, as fast as answers come (``--echo-seconds``, 0 to skip);
+   number of connections, as fast as answers come (``--echo-seconds``, 0 to skip); with the
+   players on the play port (``--play-socket port``) the same echo on picows too (``echo_picows``);
 8. ``--profile FILE``: py-spy records the first server during the ``--profile-rate`` step.
 
 The players play legal moves chosen from their own view (see bench/loadgen.py); a refusal by the
@@ -69,7 +70,7 @@ from benchkit import (  # noqa: E402
     summarise_profile,
     wal_position,
 )
-from echo import serve_echo  # noqa: E402
+from echo import serve_echo, serve_picows_echo  # noqa: E402
 
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS_DEFAULT = "redis://127.0.0.1:6379/0"
@@ -348,6 +349,26 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             out["echo"]["server_cpu_percent"] = round(100 * used / (time.monotonic() - t0), 1)
             n = out["echo"]["messages_per_second"] * out["echo"]["seconds"]
             out["echo"]["server_us_per_message"] = round(1e6 * used / max(n, 1), 1)
+            echo.stop()
+            echo = None
+            if args.play_socket == "port":  # the play port's stack: the same echo on picows
+                port = free_port()
+                echo = Proc(
+                    [sys.executable, str(Path(__file__).resolve()), "--echo-picows-server", str(port)],
+                    {},
+                    port,
+                    "tcp",
+                    logdir / f"bench-echo-picows-{port}.log",
+                    server_cores,
+                )
+                echo.wait_ready()
+                c0, t0 = echo.cpu(), time.monotonic()
+                fast = await echo_run(f"ws://127.0.0.1:{port}/ws/echo", args.players, args.echo_seconds)
+                used = echo.cpu() - c0
+                fast["server_cpu_percent"] = round(100 * used / (time.monotonic() - t0), 1)
+                n = fast["messages_per_second"] * fast["seconds"]
+                fast["server_us_per_message"] = round(1e6 * used / max(n, 1), 1)
+                out["echo_picows"] = fast
         return out
     finally:
         if gen is not None:
@@ -419,9 +440,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--echo-picows-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.echo_server:
         serve_echo(args.echo_server)
+        return 0
+    if args.echo_picows_server:
+        serve_picows_echo(args.echo_picows_server)
         return 0
     try:
         args.rates = [float(r) for r in args.rates.split(",") if r.strip()]
