@@ -49,6 +49,24 @@ def serve_echo(port: int) -> None:
     )
 
 
+class _EchoServer(WSListener):
+    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
+        if frame.msg_type is WSMsgType.TEXT:
+            transport.send(WSMsgType.TEXT, frame.get_payload_as_bytes())
+
+
+def serve_picows_echo(port: int) -> None:
+    """The same echo on picows (as the server's play port), on uvloop like uvicorn's."""
+    import uvloop
+    from picows import ws_create_server
+
+    async def run() -> None:
+        server = await ws_create_server(lambda _: _EchoServer(), "127.0.0.1", port, max_frame_size=1 << 20)
+        await server.serve_forever()
+
+    uvloop.run(run())
+
+
 # ---------------------------------------------------------------------------------------- echo
 
 

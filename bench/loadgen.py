@@ -295,8 +295,9 @@ class Watcher(WSListener):
 
 
 class Generator:
-    def __init__(self, ws_base: str | list[str], settings: dict[str, Any]) -> None:
+    def __init__(self, ws_base: str | list[str], settings: dict[str, Any], play_bases: list[str] | None = None) -> None:
         self.bases = [ws_base] if isinstance(ws_base, str) else ws_base
+        self.play_bases = play_bases or self.bases  # the servers' play ports (PLAY_PORT), else their own
         self.loop = asyncio.get_running_loop()
         self.clock: Callable[[], float] = self.loop.time
         self.rules = ViewRules.of(settings)
@@ -313,7 +314,7 @@ class Generator:
         async def one(i: int, token: str, entry_id: int) -> None:
             p = Player(self, i, token, entry_id)
             p.ready = self.loop.create_future()
-            base = self.bases[i % len(self.bases)]
+            base = self.play_bases[i % len(self.play_bases)]
             async with sem:
                 transport, _ = await ws_connect(lambda: p, f"{base}/ws/play/{entry_id}", read_buffer_init_size=4096)
                 self.transports.append(transport)

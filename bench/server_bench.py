@@ -27,7 +27,8 @@ What it does, with one JSON result per run (``--json FILE``, and on stdout):
    steps above it; by default every step runs);
 6. the saturation run (every player sends its next move as soon as the last is answered);
 7. the same-stack echo: a Litestar + uvicorn websocket echo app pinned like the server, the same
-   number of connections, as fast as answers come (``--echo-seconds``, 0 to skip);
+   number of connections, as fast as answers come (``--echo-seconds``, 0 to skip); with the
+   players on the play port (``--play-socket port``) the same echo on picows too (``echo_picows``);
 8. ``--profile FILE``: py-spy records the first server during the ``--profile-rate`` step.
 
 The players play legal moves chosen from their own view (see bench/loadgen.py); a refusal by the
@@ -69,7 +70,7 @@ from benchkit import (  # noqa: E402
     summarise_profile,
     wal_position,
 )
-from echo import serve_echo  # noqa: E402
+from echo import serve_echo, serve_picows_echo  # noqa: E402
 
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS_DEFAULT = "redis://127.0.0.1:6379/0"
@@ -105,6 +106,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "p99_limit_ms": args.p99_ms,
         "pinning": {"loadgen": gen_cores, "servers": server_cores},
         "server_env": args.server_env,
+        "play_socket": args.play_socket,
         "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
     }
     db_url = await create_db(args.pg, name)
@@ -123,12 +125,16 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         for item in args.server_env:
             key, _, value = item.partition("=")
             env[key] = value
+        play_ports: list[int] = []
         for _ in range(args.processes):
             port = free_port()
+            play_port = free_port() if args.play_socket == "port" else None
+            if play_port is not None:
+                play_ports.append(play_port)
             servers.append(
                 Proc(
                     [sys.executable, "-m", "spidertour.server.cli", "serve", "--log-level", "warning"],
-                    {**env, "PORT": str(port)},
+                    {**env, "PORT": str(port), **({"PLAY_PORT": str(play_port)} if play_port else {})},
                     port,
                     "/health",
                     logdir / f"bench-server-{port}.log",
@@ -155,7 +161,11 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         assert swarm.tournament_id is not None
         await asyncio.sleep(1)
         rss0 = [s.rss() for s in servers]
-        gen = Generator([s.url.replace("http://", "ws://") for s in servers], swarm.settings)
+        gen = Generator(
+            [s.url.replace("http://", "ws://") for s in servers],
+            swarm.settings,
+            play_bases=[f"ws://127.0.0.1:{p}" for p in play_ports] or None,
+        )
         t = time.monotonic()
         await gen.connect_players([(b.token, b.entry_id) for b in swarm.bots])
         out["connect_seconds"] = round(time.monotonic() - t, 1)
@@ -339,6 +349,26 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             out["echo"]["server_cpu_percent"] = round(100 * used / (time.monotonic() - t0), 1)
             n = out["echo"]["messages_per_second"] * out["echo"]["seconds"]
             out["echo"]["server_us_per_message"] = round(1e6 * used / max(n, 1), 1)
+            echo.stop()
+            echo = None
+            if args.play_socket == "port":  # the play port's stack: the same echo on picows
+                port = free_port()
+                echo = Proc(
+                    [sys.executable, str(Path(__file__).resolve()), "--echo-picows-server", str(port)],
+                    {},
+                    port,
+                    "tcp",
+                    logdir / f"bench-echo-picows-{port}.log",
+                    server_cores,
+                )
+                echo.wait_ready()
+                c0, t0 = echo.cpu(), time.monotonic()
+                fast = await echo_run(f"ws://127.0.0.1:{port}/ws/echo", args.players, args.echo_seconds)
+                used = echo.cpu() - c0
+                fast["server_cpu_percent"] = round(100 * used / (time.monotonic() - t0), 1)
+                n = fast["messages_per_second"] * fast["seconds"]
+                fast["server_us_per_message"] = round(1e6 * used / max(n, 1), 1)
+                out["echo_picows"] = fast
         return out
     finally:
         if gen is not None:
@@ -384,6 +414,12 @@ def main(argv: list[str] | None = None) -> int:
         default="split",
         help="split: the generator on core 0, the servers on the others (when there are 2+)",
     )
+    parser.add_argument(
+        "--play-socket",
+        choices=["port", "asgi"],
+        default="port",
+        help="port: the players on each server's PLAY_PORT (picows); asgi: on its PORT (Litestar on uvicorn)",
+    )
     parser.add_argument("--pool", type=int, default=10, help="DB_POOL_SIZE of each server")
     parser.add_argument(
         "--server-env",
@@ -404,9 +440,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--echo-picows-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.echo_server:
         serve_echo(args.echo_server)
+        return 0
+    if args.echo_picows_server:
+        serve_picows_echo(args.echo_picows_server)
         return 0
     try:
         args.rates = [float(r) for r in args.rates.split(",") if r.strip()]

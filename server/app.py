@@ -5,6 +5,7 @@ What runs behind them is opened and closed by ``lifespan``.
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 from litestar import Litestar
@@ -29,8 +30,9 @@ from .operations.health import health
 from .operations.logs import log_exception
 from .operations.openapi import ASSET_ROUTES, OPENAPI_CONFIG
 from .operations.scrape import metrics
-from .operations.security import json_bodies_only, plain_paths, security_headers
-from .play.socket import play_socket
+from .operations.security import json_bodies_only, plain_paths, security_headers_with
+from .play.sockets import place as play_place
+from .play.sockets.asgi import play_socket
 from .players import routes as players
 from .tournaments import entries, organiser_routes, schedules
 from .tournaments import routes as tournaments
@@ -62,7 +64,8 @@ ROUTES: list[ControllerRouterHandler] = [
     *matches.ROUTES,  # matches: formats, asking, reading, leaving a seat, replays once over
     *brackets.ROUTES,  # knockout brackets: create, list, read, join, replays once finished
     *bracket_organiser.ROUTES,  # a bracket's edit, cancel, disqualify
-    play_socket,  # /ws/play/{entry_id}
+    play_socket,  # /ws/play/{entry_id} (also on PLAY_PORT: play.sockets.fast)
+    *play_place.ROUTES,  # where the play socket is
     watch_socket,  # /ws/watch/{tournament_id}
     health,
     metrics,
@@ -70,7 +73,8 @@ ROUTES: list[ControllerRouterHandler] = [
 ]
 
 
-def create_app(config: Config | None = None) -> Litestar:
+def create_app(config: Config | None = None, play_listener: socket.socket | None = None) -> Litestar:
+    """The app; the play socket also on ``play_listener`` (or PLAY_PORT) when PLAY_PORT is set."""
     config = config or Config.from_env()
     return Litestar(
         route_handlers=[
@@ -85,11 +89,11 @@ def create_app(config: Config | None = None) -> Litestar:
                 cache_control=CacheControlHeader(no_cache=True),
             ),
         ],
-        lifespan=[lifespan(config)],
+        lifespan=[lifespan(config, play_listener)],
         openapi_config=OPENAPI_CONFIG,
         logging_config=None,  # configured by `spidertour serve` (operations.logs)
         after_exception=[log_exception],
-        middleware=[security_headers],
+        middleware=[security_headers_with(config.play_port)],
         guards=[plain_paths, json_bodies_only],
         exception_handlers=EXCEPTION_HANDLERS,
         request_class=JsonRequest,

@@ -93,6 +93,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     admin_token: str | None = None  # None: generate one and print it at start
     host: str = "127.0.0.1"
     port: Port = 8000
+    play_port: Port | None = None  # the play socket on a port of its own (server.play.sockets.fast); None: on PORT only
     data_dir: str = ".data"
     redis_prefix: str = "spidertour"  # every Redis key starts with this
     redis_pool_size: Annotated[int, Meta(ge=4, le=10_000)] = 100  # Redis connections per process
@@ -102,6 +103,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     db_timeout: Annotated[float, Meta(gt=0, le=3600)] = 3.0
     commits: Annotated[int, Meta(ge=1, le=100)] = 1  # move batches committing at once
     commit_interval_ms: Annotated[float, Meta(ge=0, le=10_000)] = 10.0  # between two commits' starts
+    moves_waiting: Annotated[int, Meta(ge=1, le=1_000_000)] = 2000  # moves waiting to commit; past it: busy
     rate_per_second: Positive = 30.0  # messages a second handled for one connection; faster ones wait
     rate_burst: Annotated[int, Meta(ge=1, le=1_000_000)] = 60  # handled at once before the rate applies
     log_level: Literal["debug", "info", "warning", "error"] = "info"
@@ -192,11 +194,14 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
         if 0 < len(given) < 3:
             raise ConfigError(f"{given[0]}: sign-in from a host site needs EXTERNAL_JWT_KEY, _ISSUER and _AUDIENCE")
         try:
-            return msgspec.convert(raw, cls, strict=False)
+            config = msgspec.convert(raw, cls, strict=False)
         except msgspec.ValidationError as err:
             where = str(err).rpartition("`$.")[2].rstrip("`")
             name = next((n for n, (f, _) in VARIABLES.items() if f == where), where)
             raise ConfigError(f"{name}: expected {VARIABLES[name][1]}, not {env.get(name, '').strip()!r}") from None
+        if config.play_port == config.port:
+            raise ConfigError(f"PLAY_PORT: expected {VARIABLES['PLAY_PORT'][1]}, not {config.play_port} (PORT too)")
+        return config
 
     @property
     def external_jwt(self) -> tuple[str, str, str] | None:
@@ -308,6 +313,7 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "ADMIN_TOKEN": ("admin_token", "a token"),
     "HOST": ("host", "an address to listen on (an IP address such as 127.0.0.1 or 0.0.0.0, or a host name)"),
     "PORT": ("port", f"{_WHOLE} from 1 to 65535"),
+    "PLAY_PORT": ("play_port", f"{_WHOLE} from 1 to 65535, not PORT"),
     "SPIDERTOUR_DATA": ("data_dir", "a folder"),
     "REDIS_PREFIX": ("redis_prefix", "a key prefix"),
     "REDIS_POOL_SIZE": ("redis_pool_size", f"{_WHOLE} from 4 to 10000"),
@@ -315,6 +321,7 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "DB_TIMEOUT": ("db_timeout", "seconds above 0, at most 3600"),
     "DB_COMMITS": ("commits", f"{_WHOLE} from 1 to 100"),
     "COMMIT_INTERVAL_MS": ("commit_interval_ms", "milliseconds from 0 to 10000"),
+    "MOVES_WAITING": ("moves_waiting", f"{_WHOLE} from 1 to 1000000"),
     "RATE_PER_SECOND": ("rate_per_second", "a number of messages a second above 0"),
     "RATE_BURST": ("rate_burst", f"{_WHOLE} of messages from 1"),
     "LOG_LEVEL": ("log_level", "debug, info, warning or error"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import AsyncIterator, Callable
 
 from litestar import Litestar
@@ -20,6 +21,7 @@ from .lib.tokens import new_token
 from .matches.clock import run_clock as run_matches_clock
 from .operations.collector import tune_gc
 from .play.runtime import Play
+from .play.sockets.fast import FastPlay
 from .players.signouts import Signouts
 from .storage.available import wait_for_database
 from .storage.embedded import Embedded
@@ -31,8 +33,11 @@ from .tournaments.pars import Pars
 from .watch.boards import Boards
 
 
-def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncContextManager[None]]:
-    """The lifespan of an app serving with ``config``."""
+def lifespan(
+    config: Config, play_listener: socket.socket | None = None
+) -> Callable[[Litestar], contextlib.AbstractAsyncContextManager[None]]:
+    """The lifespan of an app serving with ``config`` (and the play socket on ``play_listener``, or on
+    PLAY_PORT, when that is set)."""
 
     @contextlib.asynccontextmanager
     async def run(app: Litestar) -> AsyncIterator[None]:
@@ -67,7 +72,10 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             app.state.update(
                 core=core, boards=boards, limiter=limiter, play=play, pars=pars, signouts=signouts, analyses=analyses
             )
-            app.state.sockets = Sockets(config.websockets_per_address, config.proxies)
+            app.state.sockets = sockets = Sockets(config.websockets_per_address, config.proxies)
+            fast = FastPlay(core, play, boards, limiter, sockets)
+            if config.play_port is not None:
+                await fast.open(play_listener)
             boards.start()
             signouts.start()
             tune_gc()
@@ -77,6 +85,7 @@ def lifespan(config: Config) -> Callable[[Litestar], contextlib.AbstractAsyncCon
             try:
                 yield
             finally:
+                await fast.close()
                 clock.cancel()
                 matches_clock.cancel()
                 brackets_clock.cancel()

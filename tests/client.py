@@ -6,6 +6,7 @@ import asyncio
 import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import websockets
@@ -82,6 +83,18 @@ def apply_result(view: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]
     return {**view, **result["fields"], "columns": columns}
 
 
+def play_url(ws_url: str, entry_id: int) -> str:
+    """The play socket of an entry on the server at ``ws_url``, found as the web client finds it
+    (``GET /api/play/socket``): on the play port when the server has one, else on its own port."""
+    parts = urlsplit(ws_url)
+    http = ("https" if parts.scheme == "wss" else "http") + "://" + parts.netloc
+    port = httpx.get(f"{http}/api/play/socket", timeout=10).json()["port"]
+    if port is None:
+        return f"{ws_url}/ws/play/{entry_id}"
+    host = f"[{parts.hostname}]" if parts.hostname and ":" in parts.hostname else parts.hostname
+    return f"{parts.scheme}://{host}:{port}/ws/play/{entry_id}"
+
+
 class Player:
     """One play connection. Every message received is kept in ``received`` (raw text).
 
@@ -97,7 +110,7 @@ class Player:
 
     @classmethod
     async def connect(cls, ws_url: str, entry_id: int, token: str) -> tuple[Player, dict[str, Any]]:
-        ws = await websockets.connect(f"{ws_url}/ws/play/{entry_id}", max_size=1 << 22)
+        ws = await websockets.connect(play_url(ws_url, entry_id), max_size=1 << 22)
         player = cls(ws)
         await player.send({"type": "auth", "token": token})
         state = await player.recv()

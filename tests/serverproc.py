@@ -44,6 +44,7 @@ class ServerProcess:
         self.redis_url = redis_url
         self.admin_token = admin_token
         self.port = port or free_port()
+        self.play_port = free_port()  # the play socket's own port (PLAY_PORT; env {"PLAY_PORT": ""}: none)
         self.extra_env = env or {}
         self.log_level = log_level
         self.proc: subprocess.Popen[bytes] | None = None
@@ -64,6 +65,7 @@ class ServerProcess:
             "REDIS_URL": self.redis_url,
             "ADMIN_TOKEN": self.admin_token,
             "PORT": str(self.port),
+            "PLAY_PORT": str(self.play_port),
             RUN_MARK[0]: RUN_MARK[1],
             **self.extra_env,
         }

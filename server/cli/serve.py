@@ -47,9 +47,18 @@ def run_serve(args: argparse.Namespace) -> int:
     level = args.log_level or config.log_level
     # The address is taken before anything starts: one taken already (a second server, say) is one
     # line and status 2, with no embedded PostgreSQL or Valkey started for nothing.
+    if config.play_port == port:
+        print(f"error: PLAY_PORT: the play port must differ from the server's port ({port})", file=sys.stderr)
+        return 2
     try:
         listener = listen(host, port)
     except ListenError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    try:
+        play_listener = None if config.play_port is None else listen(host, config.play_port, "PLAY_PORT")
+    except ListenError as err:
+        listener.close()
         print(f"error: {err}", file=sys.stderr)
         return 2
     log_config = configure(level, json_logs=config.log_format == "json")
@@ -57,12 +66,15 @@ def run_serve(args: argparse.Namespace) -> int:
         problem = asyncio.run(_unreachable(config.database_url))
         if problem is not None:
             listener.close()
+            if play_listener is not None:
+                play_listener.close()
             print(f"error: DATABASE_URL: {problem}", file=sys.stderr)
             return 2
-    print(f"spidertour on http://{host}:{port}/", flush=True)
+    also = "" if config.play_port is None else f" (the play socket also on ws://{host}:{config.play_port}/ws/play/)"
+    print(f"spidertour on http://{host}:{port}/{also}", flush=True)
     server = uvicorn.Server(
         uvicorn.Config(
-            create_app(config),
+            create_app(config, play_listener),
             # uvicorn's httptools protocol, closing a connection whose request's headers or body come
             # too slowly (HEADER_TIMEOUT, BODY_TIMEOUT): uvicorn has no such timeouts of its own.
             http=http_protocol(config.header_timeout, config.body_timeout),
@@ -83,6 +95,8 @@ def run_serve(args: argparse.Namespace) -> int:
         return 130
     finally:
         listener.close()
+        if play_listener is not None:
+            play_listener.close()
     return 0
 
 
@@ -105,8 +119,9 @@ class ListenError(Exception):
     """The server cannot listen where it is told to: the message says why, in one line."""
 
 
-def listen(host: str, port: int) -> socket.socket:
-    """A socket listening on ``host``:``port`` (an address or a name of this machine)."""
+def listen(host: str, port: int, variable: str = "PORT") -> socket.socket:
+    """A socket listening on ``host``:``port`` (an address or a name of this machine); ``variable``
+    names the setting of the port in the errors."""
     try:
         family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
     except (socket.gaierror, UnicodeError):
@@ -116,12 +131,13 @@ def listen(host: str, port: int) -> socket.socket:
     except OSError as err:
         if err.errno == errno.EADDRINUSE:
             raise ListenError(
-                f"PORT: port {port} is in use on {host} (another server?): choose another with PORT or --port"
+                f"{variable}: port {port} is in use on {host} (another server?): choose another with {variable}"
+                + (" or --port" if variable == "PORT" else "")
             ) from None
         if err.errno == errno.EADDRNOTAVAIL:
             raise ListenError(f"HOST: {host!r} is not an address of this machine") from None
         if err.errno == errno.EACCES:
-            raise ListenError(f"PORT: port {port} on {host} needs privileges this user lacks") from None
+            raise ListenError(f"{variable}: port {port} on {host} needs privileges this user lacks") from None
         raise ListenError(f"cannot listen on {host} port {port}: {err.strerror or err}") from None
     listener.set_inheritable(True)
     return listener

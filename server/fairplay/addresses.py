@@ -38,7 +38,14 @@ def client_address(connection: ASGIConnection[Any, Any, Any, Any], proxies: tupl
     peer = connection.client.host if connection.client else "unknown"
     if not proxies or not _trusted(_ip(peer), proxies):
         return peer
-    forwarded = [a.strip() for h in connection.headers.getall("x-forwarded-for", []) for a in h.split(",")]
+    return address_of(peer, connection.headers.getall("x-forwarded-for", []), proxies)
+
+
+def address_of(peer: str, forwarded_for: list[str], proxies: tuple[Network, ...]) -> str:
+    """The client's address from its peer's and the ``X-Forwarded-For`` headers' (any server's connection)."""
+    if not proxies or not _trusted(_ip(peer), proxies):
+        return peer
+    forwarded = [a.strip() for h in forwarded_for for a in h.split(",")]
     addresses = [_ip(a) for a in forwarded if a]
     for ip in reversed(addresses):
         if not _trusted(ip, proxies):

@@ -68,6 +68,10 @@ class Limiter:
         """The keyed hash of the client's address, as stored with a player or entry."""
         return address_hash(self.key, client_address(connection, self.proxies))
 
+    def hash_of(self, address: str) -> bytes:
+        """The keyed hash of a client address already decided (``addresses.address_of``)."""
+        return address_hash(self.key, address)
+
     def bucket_hash(self, connection: ASGIConnection[Any, Any, Any, Any]) -> bytes:
         """The keyed hash of what the limits count for this client (an IPv6 address by its /64)."""
         return address_hash(self.key, bucket(client_address(connection, self.proxies)))

@@ -32,7 +32,11 @@ class Sockets:
     def open(self, connection: ASGIConnection[Any, Any, Any, Any]) -> str | None:
         """Count a new websocket of this client: the key to ``close`` it with, or None when the
         client's address already has ``per_address`` open (the new one is then to be refused)."""
-        key = bucket(client_address(connection, self.proxies))
+        return self.open_address(client_address(connection, self.proxies))
+
+    def open_address(self, address: str) -> str | None:
+        """``open`` for a client address already decided (``addresses.address_of``)."""
+        key = bucket(address)
         count = self.counts.get(key, 0)
         if count >= self.per_address:
             return None
@@ -57,10 +61,16 @@ async def admit(socket: WebSocket[Any, Any, Any]) -> str | None:
     sockets = sockets_of(socket)
     key = sockets.open(socket)
     if key is None:
-        REFUSALS.labels("too_many_connections").inc()
-        reason = f"too many connections from your address (at most {sockets.per_address} at once): close one first"
+        reason = refuse(sockets)
         with contextlib.suppress(Exception):  # the client may be gone already
             await socket.accept()
-            await socket.send_data(encoder.encode(Error(code="too_many_connections", reason=reason)).decode())
+            await socket.send_data(reason)
             await socket.close(code=CLOSE_TOO_MANY, reason="too many connections")
     return key
+
+
+def refuse(sockets: Sockets) -> str:
+    """A refusal counted: the error to send before closing with ``CLOSE_TOO_MANY``."""
+    REFUSALS.labels("too_many_connections").inc()
+    reason = f"too many connections from your address (at most {sockets.per_address} at once): close one first"
+    return encoder.encode(Error(code="too_many_connections", reason=reason)).decode()

@@ -27,6 +27,7 @@ class Batcher(Generic[T, R]):
         max_batch: int = 500,
         concurrency: int = 2,
         interval: float = 0.0,
+        max_pending: int = 0,
     ) -> None:
         self.run = run
         self.max_batch = max_batch
@@ -37,6 +38,12 @@ class Batcher(Generic[T, R]):
         self.interval = interval
         self.loop: asyncio.AbstractEventLoop | None = None
         self.last_start = 0.0
+        self.max_pending = max_pending  # items waiting for a batch: past it ``full`` (0: no bound)
+
+    @property
+    def full(self) -> bool:
+        """As many items wait as ``max_pending``: the caller should refuse new ones for now."""
+        return 0 < self.max_pending <= len(self.pending)
 
     async def submit(self, item: T) -> R:
         if self.loop is None:  # asyncio.get_running_loop() costs a getpid() system call on Python 3.11

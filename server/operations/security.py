@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 from litestar.connection import ASGIConnection
@@ -30,7 +32,7 @@ CSP = "; ".join(
         "style-src 'self' 'unsafe-inline'",  # the client and the API page set element styles
         "img-src 'self' data:",
         "font-src 'self' data:",
-        "connect-src 'self'",  # also the same host's ws:// and wss://
+        "connect-src 'self'",  # also the same host's ws:// and wss:// (and its PLAY_PORT: security_headers_with)
         "object-src 'none'",
         "base-uri 'none'",
         "form-action 'self'",
@@ -51,21 +53,46 @@ MAX_PATH = 2048  # bytes
 
 def security_headers(app: ASGIApp) -> ASGIApp:
     """ASGI middleware: the headers above on every HTTP response, errors and static files included."""
+    return security_headers_with(None)(app)
 
-    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
-            await app(scope, receive, send)
-            return
 
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = [h for h in message.get("headers", []) if h[0].lower() not in _NAMES]
-                message["headers"] = [*headers, *HEADERS]
-            await send(message)
+_HOST = re.compile(rb"([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?")
 
-        await app(scope, receive, send_with_headers)
 
-    return middleware
+def _headers_for(play_port: int | None, scope: Scope) -> list[tuple[bytes, bytes]]:
+    """HEADERS, the page's connections allowed to the play port (``PLAY_PORT``) of the host it was
+    asked of as well: a websocket to another port is another origin, which 'self' does not cover."""
+    if play_port is None:
+        return HEADERS
+    host = next((value for name, value in scope["headers"] if name == b"host"), b"")
+    found = _HOST.fullmatch(host)
+    if found is None:
+        return HEADERS
+    name = found.group(1).decode()
+    policy = CSP.replace("connect-src 'self'", f"connect-src 'self' ws://{name}:{play_port} wss://{name}:{play_port}")
+    return [(b"content-security-policy", policy.encode()), *HEADERS[1:]]
+
+
+def security_headers_with(play_port: int | None) -> Callable[[ASGIApp], ASGIApp]:
+    """``security_headers`` for a server whose play socket is also on ``play_port``."""
+
+    def wrap(app: ASGIApp) -> ASGIApp:
+        async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] != ScopeType.HTTP:
+                await app(scope, receive, send)
+                return
+
+            async def send_with_headers(message: Message) -> None:
+                if message["type"] == "http.response.start":
+                    headers = [h for h in message.get("headers", []) if h[0].lower() not in _NAMES]
+                    message["headers"] = [*headers, *_headers_for(play_port, scope)]
+                await send(message)
+
+            await app(scope, receive, send_with_headers)
+
+        return middleware
+
+    return wrap
 
 
 def json_bodies_only(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:

@@ -30,7 +30,11 @@ class Play:
         self.sessions: dict[int, asyncio.Queue[Event]] = {}
         self.db_timeout = config.db_timeout  # a commit's, waiting for a connection included
         self.moves: Batcher[MoveRecord, bool] = Batcher(
-            self._commit, max_batch=1000, concurrency=config.commits, interval=config.commit_interval
+            self._commit,
+            max_batch=1000,
+            concurrency=config.commits,
+            interval=config.commit_interval,
+            max_pending=config.moves_waiting,  # past it a move is answered try_again (busy), not queued
         )
 
     async def _commit(self, batch: list[MoveRecord]) -> list[bool]:

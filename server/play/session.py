@@ -12,17 +12,16 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import msgspec
-from litestar import WebSocket
 
 from spidertour.engine import TIMED_OUT, EngineError, GameOverError
 
 from ..core import Core
 from ..fairplay.limits import Limiter
 from ..lib.http import valid_id
-from ..lib.messages import encoder, send_text
+from ..lib.messages import encoder
 from ..lib.tokens import token_hash
 from ..operations.metrics import ACK_SECONDS, DB_ERRORS, REFUSALS
 from ..players.store import player_by_token
@@ -37,6 +36,7 @@ from .refusals import not_open
 from .runtime import Event, Play
 from .shapes import dt, engine_move, over_of, practice_result, state_of
 from .stop import why_stopped
+from .transport import Transport
 
 log = logging.getLogger("spidertour.play")
 
@@ -47,11 +47,12 @@ AUTH_SECONDS = 15.0
 ROUND_GRACE = 30.0  # seconds past a round's time that a waiting session still looks for its next deal
 MOVE_JSON = msgspec.json.Encoder()
 PILE_MOVES = ("deal", "undo")  # the moves that may change the draw piles
+BUSY = "the server is busy: the move was not saved, send it again in a moment"  # MOVES_WAITING reached
 
 
 class PlaySession:
     def __init__(
-        self, core: Core, play: Play, boards: Boards, limiter: Limiter, socket: WebSocket[Any, Any, Any], entry_id: int
+        self, core: Core, play: Play, boards: Boards, limiter: Limiter, socket: Transport, entry_id: int
     ) -> None:
         self.core = core
         self.db = core.db
@@ -77,7 +78,7 @@ class PlaySession:
 
     async def send(self, msg: p.ServerMessage) -> None:
         if not self.closed:  # a client gone before its answer closes the session quietly
-            self.closed = not await send_text(self.socket, encoder.encode(msg).decode(), f"entry {self.entry_id}")
+            self.closed = not await self.socket.send_text(encoder.encode(msg).decode(), f"entry {self.entry_id}")
 
     async def error(self, code: str, reason: str, seq: int | None = None) -> None:
         REFUSALS.labels(code).inc()
@@ -87,7 +88,7 @@ class PlaySession:
         if not self.closed:
             self.closed = True
             with contextlib.suppress(Exception):
-                await self.socket.close(code=code, reason=reason[:120])
+                await self.socket.close(code, reason[:120])
 
     async def _read(self) -> None:
         """Read frames. A frame that finds nothing waiting or being handled, within the rate, is handled
@@ -97,12 +98,9 @@ class PlaySession:
         warned = False
         try:
             while True:
-                event = await self.socket.receive()
-                if event["type"] == "websocket.disconnect":
-                    break
-                data = cast("str | bytes | None", event.get("text"))
+                data = await self.socket.receive()
                 if data is None:
-                    data = cast("bytes | None", event.get("bytes")) or b""
+                    break
                 if self.inline and self.events.empty() and not self.turn.locked() and self.bucket.take():
                     try:
                         async with self.turn:
@@ -174,7 +172,7 @@ class PlaySession:
         self.unwatch = self.play.signouts.watch(
             player["session_id"], lambda: self.events.put_nowait(("signed_out", None))
         )
-        self.epoch = await store.claim(self.db, self.entry_id, self.limiter.address_hash(self.socket))
+        self.epoch = await store.claim(self.db, self.entry_id, self.limiter.hash_of(self.socket.address))
         older = self.play.sessions.get(self.entry_id)
         self.play.sessions[self.entry_id] = self.events
         if older is not None:
@@ -382,6 +380,9 @@ class PlaySession:
                 await self._send_result(seq, live.last_move, live.last_result, repeated=True)
             else:
                 await self.error("stale_seq", f"sequence numbers must grow: the last accepted was {live.last_seq}", seq)
+            return
+        if self.play.moves.full:  # overloaded: refused before it changes anything, answered at once
+            await self.error("try_again", BUSY, seq)
             return
         game = live.game
         assert live.started is not None

@@ -10,7 +10,7 @@ from typing import Any
 import websockets
 
 from spidertour.engine import Game, Settings, move_from_json
-from tests.client import Api, Player
+from tests.client import Api, Player, play_url
 from tests.faults.helpers import fetch, start_server, stored_moves
 from tests.faults.proxy import TcpProxy
 
@@ -124,7 +124,7 @@ async def test_postgres_cut_and_restored(
 
 async def reconnect_while_cut(ws_url: str, entry_id: int, token: str) -> Player:
     """While PostgreSQL is cut a new connection cannot authenticate: it gets try_again and close 1011."""
-    ws = await websockets.connect(f"{ws_url}/ws/play/{entry_id}")
+    ws = await websockets.connect(play_url(ws_url, entry_id))
     player = Player(ws)
     answer = await player.request({"type": "auth", "token": token})
     assert answer["type"] == "error" and answer["code"] == "try_again", answer

@@ -17,7 +17,7 @@ import websockets
 
 from spidertour.engine import Game, Settings, move_from_json
 from spidertour.server.storage.pool import connection, create_pool
-from tests.client import Api, Player
+from tests.client import Api, Player, play_url
 from tests.conftest import server_env
 from tests.faults.helpers import fetch, stored_moves, wait_for
 from tests.faults.proxy import TcpProxy
@@ -91,7 +91,7 @@ async def test_postgres_stalled_and_resumed(
             }, health.text
 
             # A new play connection cannot authenticate: try_again and close 1011, not a hang.
-            ws = await websockets.connect(f"{proc.ws_url}/ws/play/{entry_id}")
+            ws = await websockets.connect(play_url(proc.ws_url, entry_id))
             late = Player(ws)
             answer = await late.request({"type": "auth", "token": token}, timeout=ANSWER_WITHIN)
             assert answer["type"] == "error" and answer["code"] == "try_again", answer

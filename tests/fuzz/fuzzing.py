@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
 from spidertour.engine import MOVE_REFUSALS, Game, Settings, move_from_json
-from tests.client import Api, apply_result
+from tests.client import Api, apply_result, play_url
 from tests.faults.helpers import fetch, row_counts
 from tests.serverproc import ServerProcess
 
@@ -108,7 +108,7 @@ class HonestPlayer(threading.Thread):
 
     def __init__(self, ws_url: str, entry_id: int, token: str, settings_json: dict[str, Any]) -> None:
         super().__init__(daemon=True)
-        self.url, self.entry_id, self.token = f"{ws_url}/ws/play/{entry_id}", entry_id, token
+        self.url, self.entry_id, self.token = play_url(ws_url, entry_id), entry_id, token
         self.game = Game(Settings.from_json(settings_json), SEED)
         self.stop = threading.Event()
         self.acks = 0
@@ -161,7 +161,7 @@ class FuzzPlayer:
     """The fuzzer's own authenticated play connection, opened again whenever the server closes it."""
 
     def __init__(self, ws_url: str, entry_id: int, token: str) -> None:
-        self.url = f"{ws_url}/ws/play/{entry_id}"
+        self.url = play_url(ws_url, entry_id)
         self.token = token
         self.ws: ClientConnection | None = None
         self.acks = 0

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from tests.client import play_url
 from tests.fuzz.fuzzing import FUZZ, Guard, check_answer, frames
 
 # ------------------------------------------------------------------------------------ the tests
@@ -31,7 +32,7 @@ def test_fuzz_play_socket(guard: Guard) -> None:
         @settings(FUZZ, max_examples=30)
         @given(frames)
         def before_auth(frame: str | bytes) -> None:
-            with connect(f"{proc.ws_url}/ws/play/{guard.fuzz_entry}", max_size=1 << 22) as ws:
+            with connect(play_url(proc.ws_url, guard.fuzz_entry), max_size=1 << 22) as ws:
                 ws.send(frame)
                 msg = check_answer(ws.recv(10))
                 assert msg["type"] == "error" and msg["code"] == "unauthorised", msg

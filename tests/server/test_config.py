@@ -44,6 +44,8 @@ P384 = (
         ({"SIGNIN_WINDOW_SECONDS": "0"}, "SIGNIN_WINDOW_SECONDS: expected"),
         ({"REDIS_POOL_SIZE": "3"}, "REDIS_POOL_SIZE: expected a whole number from 4 to 10000"),
         ({"SESSIONS_PER_PLAYER": "0"}, "SESSIONS_PER_PLAYER: expected"),
+        ({"PLAY_PORT": "70000"}, "PLAY_PORT: expected a whole number from 1 to 65535, not PORT"),
+        ({"PLAY_PORT": "8000"}, "PLAY_PORT: expected .*, not 8000 \\(PORT too\\)"),
     ],
 )
 def test_bad_sign_in_settings_are_named(env: dict[str, str], needle: str) -> None:
@@ -103,6 +105,8 @@ def test_every_variable_is_read() -> None:
         "MATCH_WAIT_SECONDS": "600",
         "MATCH_OPEN_PER_PLAYER": "2",
         "ORGANISERS_OPEN": "true",
+        "PLAY_PORT": "8124",
+        "MOVES_WAITING": "300",
     }
     assert set(env) == set(VARIABLES)
     c = Config.from_env(env)
@@ -121,6 +125,8 @@ def test_every_variable_is_read() -> None:
         0.02,
     )
     assert (c.rate_per_second, c.rate_burst, c.log_level, c.log_format) == (12.5, 30, "warning", "json")
+    assert c.play_port == 8124 and Config.from_env({}).play_port is None
+    assert c.moves_waiting == 300 and Config.from_env({}).moves_waiting == 2000
     assert (c.solver_seconds, c.certify_tries, c.address_key, c.db_timeout) == (2.5, 4, "k", 1.5)
     assert (c.analysis_seconds, c.analysis_total_seconds) == (0.5, 12.0)
     assert c.limits["register"].per_minute == 30 and c.limits["join"].burst == 5

@@ -146,9 +146,27 @@ def test_a_port_in_use_is_one_line_naming_it_and_nothing_is_left_running(data: P
     assert wait_gone(data) == []
 
 
+def test_a_play_port_in_use_or_the_same_as_port_is_one_line_and_status_2(data: Path, serve: list[Serve]) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        play_port = taken.getsockname()[1]
+        serve.append(s := Serve(data, free_port(), PLAY_PORT=str(play_port)))
+        status = s.ended()
+    assert status == 2, s.output()
+    lines = s.output().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: PLAY_PORT: ") and str(play_port) in lines[0], lines
+    port = free_port()
+    serve.append(same := Serve(data, port, PLAY_PORT=str(port)))
+    assert same.ended() == 2, same.output()
+    lines = same.output().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: PLAY_PORT: "), lines
+    assert wait_gone(data) == []
+
+
 @pytest.mark.parametrize(
     ("name", "value"),
     [
+        ("PLAY_PORT", "0"),
+        ("PLAY_PORT", "play"),
         ("HOST", "999.1.1.1"),
         ("HOST", "no host"),
         ("DATABASE_URL", "garbage"),

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import websockets
 
-from tests.client import Api
+from tests.client import Api, play_url
 from tests.conftest import server_env
 from tests.serverproc import ServerProcess
 from tests.services import unique_name
@@ -81,7 +81,8 @@ async def test_one_address_past_the_cap_is_refused_until_one_closes(capped: Serv
     url = f"{capped.ws_url}/ws/watch/{tournament_id}"
     async with watchers(url, CAP) as opened:
         await assert_refused(url)
-        await assert_refused(f"{capped.ws_url}/ws/play/1")  # play and watch count together
+        await assert_refused(play_url(capped.ws_url, 1))  # play (on the play port) and watch count together
+        await assert_refused(f"{capped.ws_url}/ws/play/1")  # and on the server's own port
         await opened.pop().close()
         # Its place is free once the server has seen it close (soon after; at most a generous bound).
         for _ in range(100):
@@ -103,6 +104,7 @@ async def test_each_forwarded_client_has_its_own_count(capped: ServerProcess, to
     url = f"{capped.ws_url}/ws/watch/{tournament_id}"
     async with watchers(url, CAP), watchers(url, CAP, forwarded=CLIENT):
         await assert_refused(url, forwarded=CLIENT)
+        await assert_refused(play_url(capped.ws_url, 1), forwarded=CLIENT)  # the play port decides it alike
         await assert_refused(url)
         # A client that writes its own X-Forwarded-For after the proxy's still counts as the one the
         # proxy saw (the right-most address that is not a trusted proxy).

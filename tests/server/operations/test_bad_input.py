@@ -11,7 +11,7 @@ import asyncpg
 import pytest
 import websockets
 
-from tests.client import Api, bearer
+from tests.client import Api, bearer, play_url
 from tests.server.helpers import assert_error, unique
 from tests.serverproc import ServerProcess
 
@@ -113,7 +113,7 @@ async def test_binary_frames_that_are_not_utf8_are_answered_on_both_sockets(api:
         await ws.close()
     _, token = api.register(unique("ws-utf8"))
     entry = api.join(tour["id"], token)
-    ws = await websockets.connect(f"{server.ws_url}/ws/play/{entry['id']}")
+    ws = await websockets.connect(play_url(server.ws_url, entry["id"]))
     try:
         await ws.send(json.dumps({"type": "auth", "token": token}))
         state = json.loads(await asyncio.wait_for(ws.recv(), 10))

@@ -93,6 +93,9 @@ def test_pages_carry_security_headers(api: Api, path: str) -> None:
     csp = r.headers["content-security-policy"]
     assert "default-src 'self'" in csp
     assert "frame-ancestors 'none'" in csp
+    # The play socket's own port on the host asked (a websocket to another port is another origin).
+    play_port = api.http.get("/api/play/socket").json()["port"]
+    assert f"connect-src 'self' ws://127.0.0.1:{play_port} wss://127.0.0.1:{play_port};" in csp
     assert r.headers["x-frame-options"] == "DENY"
     assert r.headers["x-content-type-options"] == "nosniff"
 

@@ -94,7 +94,10 @@ def test_client_errors_are_one_info_line_and_logs_can_be_json(
     finally:
         proc.stop()
     lines = Path(proc.log_path).read_text().splitlines()
-    assert lines[0] == f"spidertour on http://127.0.0.1:{proc.port}/"
+    assert lines[0] == (
+        f"spidertour on http://127.0.0.1:{proc.port}/"
+        f" (the play socket also on ws://127.0.0.1:{proc.play_port}/ws/play/)"
+    )
     records = [json.loads(line) for line in lines[1:] if line.strip()]
     client_errors = [r for r in records if r["logger"] == "spidertour.http"]
     assert [r["message"].split(" -> ")[1][:3] for r in client_errors] == ["404", "400", "415"]

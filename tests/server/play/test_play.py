@@ -10,7 +10,7 @@ import pytest
 import websockets
 
 from spidertour.engine import Game, Settings, move_from_json
-from tests.client import Api, Player
+from tests.client import Api, Player, play_url
 from tests.conftest import UNLIMITED, server_env
 from tests.serverproc import ServerProcess
 
@@ -41,7 +41,7 @@ async def joined(
 async def test_unknown_or_huge_entry_is_unauthorised(api: Api, server) -> None:
     _, token = api.register("nobody")
     for entry_id in (0, 987654321, 99999999999999999999):
-        async with websockets.connect(f"{server.ws_url}/ws/play/{entry_id}") as ws:
+        async with websockets.connect(play_url(server.ws_url, entry_id)) as ws:
             await ws.send(json.dumps({"type": "auth", "token": token}))
             msg = json.loads(await ws.recv())
             assert msg["type"] == "error" and msg["code"] == "unauthorised"
@@ -55,7 +55,7 @@ async def test_auth_is_required_and_checked(api: Api, server, tournament: dict[s
     entry = api.join(tournament["id"], token)
     _, other = api.register("intruder")
     for bad in ({"type": "auth", "token": other}, {"type": "start"}, "nonsense"):
-        async with websockets.connect(f"{server.ws_url}/ws/play/{entry['id']}") as ws:
+        async with websockets.connect(play_url(server.ws_url, entry["id"])) as ws:
             await ws.send(bad if isinstance(bad, str) else json.dumps(bad))
             msg = json.loads(await ws.recv())
             assert msg["type"] == "error" and msg["code"] == "unauthorised"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import websockets
 
-from tests.client import Api, Player, bearer
+from tests.client import Api, Player, bearer, play_url
 from tests.server.helpers import FREE, canonical_commitment, fetch, reveal_move
 from tests.serverproc import ROOT
 
@@ -249,7 +249,7 @@ async def test_the_play_socket_stays_usable_after_the_finish(api: Api, server: A
     while api.tournament(tour["id"])["status"] != "finished":
         assert time.monotonic() < deadline
         await asyncio.sleep(0.1)
-    async with websockets.connect(f"{server.ws_url}/ws/play/{entry['id']}") as ws:
+    async with websockets.connect(play_url(server.ws_url, entry["id"])) as ws:
         await ws.send(json.dumps({"type": "auth", "token": token}))
         state = json.loads(await ws.recv())
         assert state["type"] == "state" and state["status"] == "ended"

@@ -2,10 +2,11 @@
 // after a dropped connection reconnect by itself, authenticate again (the server answers with the
 // whole state) and resend the move that was not answered, with the same sequence number.
 
-import { wsUrl } from "../lib/api.js";
+import { playUrl } from "./playplace.js";
 
 const ANSWER_SECONDS = 8; // a move unanswered this long: the connection is presumed dead
 const PING_SECONDS = 25;
+const OPEN_SECONDS = 4; // the play port not open by then: the page's own port instead
 const NO_RETRY = new Set([4001, 4003, 4008]); // taken over, not yours, flooding: a person decides
 
 /** The view after a result: its changed columns replaced and its other fields merged in. */
@@ -31,23 +32,59 @@ export class PlaySocket {
     this.view = null; // the whole view: from state, brought up to date by every result
     this.attempts = 0;
     this.stopped = false;
-    this.timers = { retry: null, answer: null, ping: null };
+    this.timers = { retry: null, answer: null, ping: null, open: null };
+    this.ownPort = false; // the play port could not be reached: the page's own port from then on
+    this.opening = 0; // which connect() is the latest
   }
 
   connect() {
     this.stopped = false;
     this.ready = false;
-    const ws = (this.ws = new WebSocket(wsUrl(`/ws/play/${this.entryId}`)));
     this.on.connection?.(this.attempts ? "reconnecting" : "connecting");
-    ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token: this.token }));
+    const opening = ++this.opening;
+    playUrl(this.entryId, this.ownPort).then((place) => {
+      if (!this.stopped && opening === this.opening) this.open(place);
+    });
+  }
+
+  open({ url, playPort }) {
+    let ws;
+    try {
+      ws = this.ws = new WebSocket(url);
+    } catch (err) {
+      if (!playPort) throw err;
+      this.ownPort = true; // refused by the page's own rules (its policy): the page's own port
+      this.connect();
+      return;
+    }
+    let opened = false;
+    ws.onopen = () => {
+      opened = true;
+      ws.send(JSON.stringify({ type: "auth", token: this.token }));
+    };
     ws.onmessage = (event) => this.receive(JSON.parse(event.data));
-    ws.onclose = (event) => this.closed(ws, event);
+    ws.onclose = (event) => {
+      if (playPort && !opened) this.ownPort = true; // blocked on the way (a proxy, a firewall)
+      this.closed(ws, event);
+    };
+    clearTimeout(this.timers.open);
+    if (playPort) {
+      // Not open in time (a firewall dropping it, a policy blocking it): the page's own port.
+      this.timers.open = setTimeout(() => {
+        if (opened || ws !== this.ws || this.stopped) return;
+        this.ownPort = true;
+        ws.onclose = null;
+        ws.close();
+        this.connect();
+      }, OPEN_SECONDS * 1000);
+    }
     clearInterval(this.timers.ping);
     this.timers.ping = setInterval(() => this.raw({ type: "ping" }), PING_SECONDS * 1000);
   }
 
   stop() {
     this.stopped = true;
+    this.opening += 1;
     Object.values(this.timers).forEach((t) => { clearTimeout(t); clearInterval(t); });
     if (this.ws) this.ws.close(1000, "page left");
   }

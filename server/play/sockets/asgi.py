@@ -6,13 +6,15 @@ from typing import Any
 
 from litestar import WebSocket, websocket
 
-from ..core import core_of
-from ..fairplay.limits import limiter_of
-from ..fairplay.sockets import admit, sockets_of
-from ..operations.metrics import PLAY_CONNECTIONS
-from ..watch.boards import boards_of
-from .runtime import play_of
-from .session import PlaySession
+from ...core import core_of
+from ...fairplay.addresses import client_address
+from ...fairplay.limits import limiter_of
+from ...fairplay.sockets import admit, sockets_of
+from ...operations.metrics import PLAY_CONNECTIONS
+from ...watch.boards import boards_of
+from ..runtime import play_of
+from ..session import PlaySession
+from ..transport import LitestarTransport
 
 
 @websocket("/ws/play/{entry_id:int}")
@@ -21,7 +23,9 @@ async def play_socket(socket: WebSocket[Any, Any, Any], entry_id: int) -> None:
     key = await admit(socket)  # counted here and at the end only: nothing per move
     if key is None:
         return
-    session = PlaySession(core_of(socket), play_of(socket), boards_of(socket), limiter_of(socket), socket, entry_id)
+    core = core_of(socket)
+    transport = LitestarTransport(socket, client_address(socket, core.config.proxies))
+    session = PlaySession(core, play_of(socket), boards_of(socket), limiter_of(socket), transport, entry_id)
     PLAY_CONNECTIONS.inc()
     try:
         await session.run()

@@ -1,0 +1,210 @@
+"""The play socket on its own port (``PLAY_PORT``): ``/ws/play/{entry_id}`` served by picows in the
+server's own process and event loop, beside the Litestar app on ``PORT``.
+
+The same ``PlaySession`` runs over it as over Litestar's websocket (``transport.Transport``): the
+same messages, authentication, per-address cap (``fairplay.sockets``, counted with the watchers of
+the Litestar port), rate limits and metrics. What it spares is the ASGI stack around each frame
+(uvicorn's protocol, its queues, Litestar's wrappers): a frame goes from the socket to the session
+with one wake-up. At shutdown every connection is closed with 1012 (restarting), as uvicorn does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import socket
+from collections import deque
+from typing import Any, cast
+
+from picows import WSCloseCode, WSFrame, WSListener, WSMsgType, WSTransport, WSUpgradeRequest, ws_create_server
+
+from ...core import Core
+from ...fairplay.addresses import address_of
+from ...fairplay.limits import Limiter
+from ...fairplay.sockets import CLOSE_TOO_MANY, Sockets, refuse
+from ...operations.metrics import PLAY_CONNECTIONS
+from ...watch.boards import Boards
+from ..runtime import Play
+from ..session import PlaySession
+
+log = logging.getLogger("spidertour.play")
+
+PATH = re.compile(rb"/ws/play/([0-9]{1,100})(?:\?.*)?")
+MAX_MESSAGE = 1 << 20  # as the Litestar port's (uvicorn's ws_max_size); the session refuses past 4 KiB
+CLOSE_SHUTDOWN = 1012
+LINGER = 2.0  # seconds a closed connection waits for the client's close before the socket is shut
+
+
+class FastTransport(WSListener):
+    """One play connection on the play port: frames in through a small inbox, text out at once."""
+
+    def __init__(self, server: FastPlay, entry_id: int, forwarded: list[str]) -> None:
+        super().__init__()
+        self.server = server
+        self.entry_id = entry_id
+        self.forwarded = forwarded
+        self.address = ""
+        self.ws: WSTransport | None = None
+        self.inbox: deque[bytes | None] = deque()
+        self.waiter: asyncio.Future[None] | None = None
+        self.parts: list[bytes] = []  # a message in several frames, so far
+        self.writable = asyncio.Event()
+        self.writable.set()
+        self.gone = False
+        self.closing = False
+
+    # ------------------------------------------------------------------ picows's side
+
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        self.ws = transport
+        peer = transport.underlying_transport.get_extra_info("peername")
+        host = str(peer[0]) if peer else "unknown"
+        self.address = address_of(host, self.forwarded, self.server.core.config.proxies)
+        self.server.start(self)
+
+    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
+        kind = frame.msg_type
+        if kind in (WSMsgType.TEXT, WSMsgType.BINARY, WSMsgType.CONTINUATION):
+            if frame.fin and not self.parts:
+                self._put(frame.get_payload_as_bytes())
+                return
+            self.parts.append(frame.get_payload_as_bytes())
+            if sum(len(p) for p in self.parts) > MAX_MESSAGE:
+                self.parts.clear()
+                self._shut(1009, "message too big")
+            elif frame.fin:
+                self._put(b"".join(self.parts))
+                self.parts.clear()
+        elif kind == WSMsgType.CLOSE:
+            if not self.closing:
+                self.closing = True
+                with contextlib.suppress(Exception):
+                    transport.send_close(frame.get_close_code(), b"")
+            transport.disconnect()
+            self._put(None)
+
+    def on_ws_disconnected(self, transport: WSTransport) -> None:
+        self.gone = True
+        self.writable.set()
+        self._put(None)
+
+    def pause_writing(self) -> None:
+        self.writable.clear()
+
+    def resume_writing(self) -> None:
+        self.writable.set()
+
+    def _put(self, data: bytes | None) -> None:
+        self.inbox.append(data)
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def _shut(self, code: int, reason: str) -> None:
+        """Send a close and shut the socket once the client has answered it, or after ``LINGER``."""
+        ws = self.ws
+        if ws is None or self.gone or self.closing:
+            return
+        self.closing = True
+        with contextlib.suppress(Exception):
+            ws.send_close(cast(WSCloseCode, code), reason.encode())  # any code: picows sends its number
+        asyncio.get_running_loop().call_later(LINGER, ws.disconnect)
+
+    # ------------------------------------------------------------------ the session's side (Transport)
+
+    async def accept(self) -> None:
+        """Accepted already: the upgrade was answered before the connection reached the session."""
+
+    async def receive(self) -> str | bytes | None:
+        while not self.inbox:
+            self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        return self.inbox.popleft()
+
+    async def send_text(self, text: str, who: str) -> bool:
+        if not self.writable.is_set():  # the client reads slower than it is sent to: wait for it
+            await self.writable.wait()
+        ws = self.ws
+        if ws is None or self.gone or self.closing:
+            log.info("%s: the client left before its answer (closed)", who)
+            return False
+        ws.send(WSMsgType.TEXT, text.encode())
+        return True
+
+    async def close(self, code: int, reason: str) -> None:
+        self._shut(code, reason)
+
+
+class FastPlay:
+    """The play port's server: its listener, and every connection's session task."""
+
+    def __init__(self, core: Core, play: Play, boards: Boards, limiter: Limiter, sockets: Sockets) -> None:
+        self.core, self.play, self.boards, self.limiter, self.sockets = core, play, boards, limiter, sockets
+        self.server: asyncio.Server | None = None
+        self.connections: dict[FastTransport, asyncio.Task[None]] = {}
+
+    async def open(self, listener: socket.socket | None = None) -> None:
+        """Listen on ``listener``, or on HOST at PLAY_PORT."""
+        config = self.core.config
+        where: dict[str, Any] = (
+            {"sock": listener} if listener is not None else {"host": config.host, "port": config.play_port}
+        )
+        self.server = await ws_create_server(
+            self._route,
+            **where,
+            websocket_handshake_timeout=config.header_timeout,
+            enable_auto_ping=True,
+            auto_ping_idle_timeout=20,
+            auto_ping_reply_timeout=20,
+            max_frame_size=MAX_MESSAGE,
+            read_buffer_init_size=4096,
+            logger_name="spidertour.play.port",
+        )
+
+    def _route(self, request: WSUpgradeRequest) -> FastTransport | None:
+        """The upgrade's path: ``/ws/play/{entry_id}``, anything else 404."""
+        found = PATH.fullmatch(request.path)
+        if request.method != b"GET" or found is None:
+            return None
+        return FastTransport(self, int(found.group(1)), request.headers.getall("x-forwarded-for", []))
+
+    def start(self, connection: FastTransport) -> None:
+        task = asyncio.get_running_loop().create_task(self._serve(connection))
+        self.connections[connection] = task
+        task.add_done_callback(lambda _: self.connections.pop(connection, None))
+
+    async def _serve(self, connection: FastTransport) -> None:
+        key = self.sockets.open_address(connection.address)
+        if key is None:
+            await connection.send_text(refuse(self.sockets), "refused")
+            await connection.close(CLOSE_TOO_MANY, "too many connections")
+            return
+        session = PlaySession(self.core, self.play, self.boards, self.limiter, connection, connection.entry_id)
+        PLAY_CONNECTIONS.inc()
+        try:
+            await session.run()
+        except Exception:
+            log.exception("play connection of entry %s failed", connection.entry_id)
+            await connection.close(1011, "server error")
+        finally:
+            PLAY_CONNECTIONS.dec()
+            self.sockets.close(key)
+
+    async def close(self, grace: float = 5.0) -> None:
+        """Stop listening, close every connection (1012: the client reconnects), and let their
+        sessions end (at most ``grace`` seconds)."""
+        if self.server is not None:
+            self.server.close()
+        for connection in list(self.connections):
+            connection._shut(CLOSE_SHUTDOWN, "server restarting")
+        tasks = list(self.connections.values())
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=grace)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
