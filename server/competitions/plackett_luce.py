@@ -1,5 +1,5 @@
 """The Plackett-Luce update of openskill's ``PlackettLuce().rate`` for one player per team, ranks given,
-in time linear in the entrants (after a sort) rather than quadratic.
+in time linear in the entrants rather than quadratic.
 
 openskill sums, for each entrant i, a term over every entrant q ranked no lower than i: 20,000
 rated entrants take it over a minute, 100,000 half an hour. Those terms share two prefix sums:
@@ -7,17 +7,18 @@ rated entrants take it over a minute, 100,000 half an hour. Those terms share tw
     omega_i = 1 / A_i - e_i * P1(r_i)          P1(r) = sum over q with r_q <= r of 1 / (S_q A_q)
     delta_i = e_i * P1(r_i) - e_i^2 * P2(r_i)  P2(r) = sum over q with r_q <= r of 1 / (S_q^2 A_q)
 
-where e_i = exp(mu_i / c), S_q the sum of e over the entrants ranked no higher than q, and A_q how
+where e_i = exp(mu_i / c), S_q the sum of e over q and the entrants ranked below q, and A_q how
 many share q's rank. The model's defaults are used (tau, beta, kappa; the gamma sqrt(sigma^2) / c;
 no sigma limit, no balance). Entrants who tie each keep their own change of mu, as openskill's do
-(its averaging over a tie reads the changed ratings as the old, so it changes nothing). The numbers agree with openskill's to the last few bits, the order of
-summation being the only difference (``tests/server/competitions/test_rating_speed.py``).
+(its averaging over a tie reads the changed ratings as the old, so it changes nothing). The
+numbers agree with openskill's to the last few bits, the order of summation being the only
+difference (``tests/server/competitions/test_rating_speed.py``).
 """
 
 from __future__ import annotations
 
 import math
-from itertools import groupby
+from itertools import groupby, pairwise
 
 from openskill.models import PlackettLuce
 
@@ -26,7 +27,7 @@ def rate_ranked(model: PlackettLuce, before: list[tuple[float, float]], ranks: l
     """The new (mu, sigma) of each entrant, given (mu, sigma) before and ranks in standings order
     (never decreasing; equal ranks tie)."""
     n = len(before)
-    if n != len(ranks) or any(b < a for a, b in zip(ranks, ranks[1:], strict=False)):
+    if n != len(ranks) or any(b < a for a, b in pairwise(ranks)):
         raise ValueError("ranks must be as many as the entrants and in standings order")
     tau_squared, beta_squared = model.tau * model.tau, model.beta**2
     corrected = [math.sqrt(sigma * sigma + tau_squared) for _, sigma in before]  # sigma corrected with tau
