@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from server.competitions.plackett_luce import rate_ranked
-from server.competitions.ratings import rate, shared_ranks
+from spidertour.server.competitions.plackett_luce import rate_ranked
+from spidertour.server.competitions.ratings import rate, shared_ranks
 
 MODEL = PlackettLuce()
 
