@@ -28,7 +28,8 @@ What it does, and says in one JSON result (on stdout, and in ``--json FILE``):
    (``feed_lag_ms``);
 6. the finish: the tournament closes and every game still running reaches its deadline at once
    (SQL), then the server's clock ends the games, stores the final standings and the ratings (one
-   transaction) and the solver's par follows: the seconds from the close to each;
+   transaction) and the solver's par follows: the seconds from the close to each; then the final
+   standings are read as in 4 (from PostgreSQL now) for ``--finished-seconds``;
 7. memory: each server process's RSS after the bulk path, with players and watchers connected,
    after the moves and after the finish.
 """
@@ -363,6 +364,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
 
         out["finish"] = await finish(db_url, urls[0], tid)
         rss["after_finish"] = _mib([s.rss() for s in servers])
+        # The final standings as PostgreSQL serves them, the watchers still connected.
+        out["finished_reads_ms"] = await probe(urls, tid, args.entrants, [e for _, e in creds], args.finished_seconds)
         out["server_rss_mib"] = rss
         for w in workers:
             w.tell("close")
@@ -392,6 +395,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=3, help="load generator processes")
     parser.add_argument("--rate", type=float, default=2000, help="moves a second offered in all")
     parser.add_argument("--seconds", type=float, default=30, help="how long the moves are offered")
+    parser.add_argument("--finished-seconds", type=float, default=10, help="how long the final standings are read")
     parser.add_argument("--time-limit", type=int, default=1800, help="each game's time limit (s)")
     parser.add_argument("--pg", default=os.environ.get("BENCH_PG", PG_DEFAULT))
     parser.add_argument("--redis", default=os.environ.get("BENCH_REDIS", REDIS_DEFAULT))

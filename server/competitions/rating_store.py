@@ -69,21 +69,42 @@ def _numbers(change: Change) -> tuple[float, float, float, float, int]:
 
 
 async def save(conn: Connection, tournament_id: int, game: str, changes: list[Change]) -> None:
-    """The new ratings and the tournament's history rows (replacing any it had)."""
-    await conn.executemany(
-        """INSERT INTO ratings (player_id, game, mu, sigma, games) VALUES ($1, $2, $3, $4, $5)
+    """The new ratings and the tournament's history rows (replacing any it had): two statements
+    however many entrants (a player is rated once a tournament, so no row is written twice)."""
+    if not changes:
+        return
+    players = [c.player_id for c in changes]
+    numbers = list(zip(*(_numbers(c) for c in changes), strict=True))
+    mu_before, sigma_before, mu, sigma, games = (list(column) for column in numbers)
+    await conn.execute(
+        """INSERT INTO ratings (player_id, game, mu, sigma, games)
+           SELECT p, $2, m, s, g FROM unnest($1::bigint[], $3::float8[], $4::float8[], $5::int[]) AS u (p, m, s, g)
            ON CONFLICT (player_id, game) DO UPDATE
               SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, updated_at = now()""",
-        [(c.player_id, game, c.after.mu, c.after.sigma, c.after.games) for c in changes],
+        players,
+        game,
+        mu,
+        sigma,
+        games,
     )
-    await conn.executemany(
+    await conn.execute(
         """INSERT INTO rating_history (tournament_id, player_id, game, rank, mu_before, sigma_before, mu, sigma, games)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           SELECT $1, p, $3, r, mb, sb, m, s, g
+             FROM unnest($2::bigint[], $4::int[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::int[])
+                  AS u (p, r, mb, sb, m, s, g)
            ON CONFLICT (tournament_id, player_id) DO UPDATE
               SET game = excluded.game, rank = excluded.rank, mu_before = excluded.mu_before,
                   sigma_before = excluded.sigma_before, mu = excluded.mu, sigma = excluded.sigma,
                   games = excluded.games""",
-        [(tournament_id, c.player_id, game, c.rank, *_numbers(c)) for c in changes],
+        tournament_id,
+        players,
+        game,
+        [c.rank for c in changes],
+        mu_before,
+        sigma_before,
+        mu,
+        sigma,
+        games,
     )
 
 

@@ -1,15 +1,21 @@
-"""The ratings' linear-time Plackett-Luce update against openskill's own, and at a big finish's size."""
+"""The ratings' linear-time Plackett-Luce update against openskill's own, and at a big finish's size
+(stored in two statements)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import secrets
 from typing import Any
 
+import asyncpg
 import pytest
 from openskill.models import PlackettLuce
 
 from spidertour.server.competitions.plackett_luce import rate_ranked
+from spidertour.server.competitions.rating_store import RATED_SQL
 from spidertour.server.competitions.ratings import rate, shared_ranks
+from tests.client import Api
 
 MODEL = PlackettLuce()
 
@@ -54,3 +60,45 @@ def test_a_hundred_thousand_entrants_are_rated_in_order() -> None:
     # sigma, first widened by the model's tau, narrows with the game played
     widened = (MODEL.sigma**2 + MODEL.tau**2) ** 0.5
     assert all(0 < c.after.sigma < widened and c.after.games == 1 for c in changes)
+
+
+async def test_a_big_rated_finish_stores_every_rating(api: Api, database_url: str) -> None:
+    """A rated tournament of 3,000 entrants who ended their games (and 1,000 who never started),
+    finished by the server's clock: every starter rated as ``rate`` rates the stored standings."""
+    tour = api.create_tournament(name="big-rated", seed="big", closes_in=3600, variant="spider78", suits=1)
+    conn = await asyncpg.connect(database_url)
+    try:
+        tag = secrets.token_hex(4)
+        await conn.execute("INSERT INTO players (name) SELECT $1 || '-' || g FROM generate_series(1, 4000) g", tag)
+        await conn.execute(
+            """INSERT INTO entries (tournament_id, player_id, ordinal, status, score, final_score, time_left)
+               SELECT $1, p.id, row_number() OVER (ORDER BY p.id),
+                      CASE WHEN p.id % 4 = 0 THEN 'joined' ELSE 'ended' END, (p.id * 7) % 900, (p.id * 7) % 900, 0
+                 FROM players p WHERE p.name LIKE $2 || '-%'""",
+            tour["id"],
+            tag,
+        )
+        await conn.execute("UPDATE tournaments SET closes_at = now(), entry_count = 4000 WHERE id = $1", tour["id"])
+        for _ in range(200):
+            if await conn.fetchval("SELECT finished_at IS NOT NULL FROM tournaments WHERE id = $1", tour["id"]):
+                break
+            await asyncio.sleep(0.1)
+        rated = await conn.fetch(
+            "SELECT player_id, rank, mu, sigma, games FROM rating_history WHERE tournament_id = $1 ORDER BY rank",
+            tour["id"],
+        )
+        standings = await conn.fetch(RATED_SQL, tour["id"])
+        stored = {r["player_id"]: r for r in await conn.fetch("SELECT * FROM ratings WHERE game = 'spider78/1'")}
+    finally:
+        await conn.close()
+    assert len(rated) == len(standings) == 3000
+    expected = {c.player_id: c for c in rate(standings, {})}
+    for row in rated:
+        want = expected[row["player_id"]]
+        assert (row["rank"], row["mu"], row["sigma"], row["games"]) == (
+            want.rank,
+            want.after.mu,
+            want.after.sigma,
+            1,
+        )
+        assert (stored[row["player_id"]]["mu"], stored[row["player_id"]]["games"]) == (want.after.mu, 1)
