@@ -289,7 +289,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         urls = [s.url for s in servers]
         settings = {"variant": "spider78", "suits": 1, "time_limit": args.time_limit}
         now = time.time()
-        async with httpx.AsyncClient(timeout=60) as http:
+        async with httpx.AsyncClient(timeout=600) as http:
             r = await http.post(
                 f"{urls[0]}/api/tournaments",
                 headers={"Authorization": f"Bearer {admin}"},
@@ -327,6 +327,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 __file__,
                 "--worker",
                 str(path),
+                limit=2**28,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=open(logdir / "scale-bench-workers.log", "ab"),  # noqa: SIM115
