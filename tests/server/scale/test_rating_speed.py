@@ -12,9 +12,8 @@ import asyncpg
 import pytest
 from openskill.models import PlackettLuce
 
-from spidertour.server.competitions.plackett_luce import rate_ranked
 from spidertour.server.competitions.rating_store import RATED_SQL
-from spidertour.server.competitions.ratings import rate, shared_ranks
+from spidertour.server.competitions.ratings import rate, rate_ranked, shared_ranks
 from tests.client import Api
 
 MODEL = PlackettLuce()

@@ -2,9 +2,9 @@
 
 Run by hand (not a test), from the project folder:
 
-    .venv/bin/python bench/scale_bench.py --entrants 10000 --playing 2000 --watchers 1000
-    .venv/bin/python bench/scale_bench.py                   # 100,000 entrants, 20,000 playing, 10,000 watching
-    .venv/bin/python bench/scale_bench.py --json scale.json
+    .venv/bin/python bench/scale/scale_bench.py --entrants 10000 --playing 2000 --watchers 1000
+    .venv/bin/python bench/scale/scale_bench.py                   # 100,000 entrants, 20,000 playing, 10,000 watching
+    .venv/bin/python bench/scale/scale_bench.py --json scale.json
 
 What it does, and says in one JSON result (on stdout, and in ``--json FILE``):
 
@@ -48,7 +48,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 import httpx  # noqa: E402
