@@ -107,6 +107,9 @@ async def bulk_entrants(db_url: str, tournament_id: int, entrants: int, playing:
                 ids,
             )
             await conn.execute("UPDATE tournaments SET entry_count = $2 WHERE id = $1", tournament_id, entrants)
+        # Statistics for the planner, as autovacuum gathers them after so many rows (this machine's
+        # PostgreSQL runs without it): planned on none, a game's start reads whole tables.
+        await conn.execute("ANALYZE players, sessions, entries, tournaments")
     finally:
         await conn.close()
     entry_of = {r["player_id"]: r["id"] for r in rows}
