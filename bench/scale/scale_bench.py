@@ -125,9 +125,8 @@ async def worker(config_path: str) -> None:
 
     config = json.loads(Path(config_path).read_text())
     gen = Generator(config["bases"], config["settings"])
-    await gen.connect_players([(t, e) for t, e in config["creds"]], concurrency=32)
-    await gen.connect_watchers(config["tournament_id"], config["watchers"], concurrency=32)
-    print("ready", flush=True)
+    failed = await connect(gen, config["creds"], config["tournament_id"], config["watchers"])
+    print("ready " + json.dumps(failed), flush=True)
     reader = asyncio.StreamReader()
     await asyncio.get_running_loop().connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     line = (await reader.readline()).decode().split()
@@ -146,6 +145,52 @@ async def worker(config_path: str) -> None:
     print("result " + json.dumps(result), flush=True)
     await reader.readline()  # "close": after the finish
     gen.close()
+
+
+async def connect(gen: Any, creds: list[list[Any]], tid: int, watchers: int, concurrency: int = 32) -> dict[str, int]:
+    """Connect the players (each connection starts its game), then the watchers, each following one
+    player; as ``loadgen.Generator`` does, but a connection refused or lost on the way (the machine
+    overloaded) is counted rather than ending the run."""
+    from loadgen import Player, Watcher
+    from picows import ws_connect
+
+    sem = asyncio.Semaphore(concurrency)
+    failed = {"players": 0, "watchers": 0}
+
+    async def player(i: int, token: str, entry_id: int) -> None:
+        p = Player(gen, i, token, entry_id)
+        p.ready = gen.loop.create_future()
+        async with sem:
+            try:
+                url = f"{gen.bases[i % len(gen.bases)]}/ws/play/{entry_id}"
+                transport, _ = await ws_connect(lambda: p, url, read_buffer_init_size=4096)
+                gen.transports.append(transport)
+                await asyncio.wait_for(p.ready, 60)
+            except Exception:
+                failed["players"] += 1
+                return
+        gen.players.append(p)
+
+    async def watcher(i: int) -> None:
+        follow = gen.players[i % len(gen.players)]
+        follow.watched = True
+        w = Watcher(gen, follow)
+        async with sem:
+            try:
+                url = f"{gen.bases[i % len(gen.bases)]}/ws/watch/{tid}?follow={follow.entry_id}"
+                transport, _ = await ws_connect(lambda: w, url, read_buffer_init_size=4096)
+                gen.transports.append(transport)
+                await asyncio.wait_for(w.ready, 60)
+            except Exception:
+                failed["watchers"] += 1
+                return
+        gen.watchers.append(w)
+
+    await asyncio.gather(*(player(i, t, e) for i, (t, e) in enumerate(creds)))
+    gen.players.sort(key=lambda p: p.index)
+    if gen.players:
+        await asyncio.gather(*(watcher(i) for i in range(watchers)))
+    return failed
 
 
 class Worker:
@@ -336,8 +381,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 stderr=open(logdir / "scale-bench-workers.log", "ab"),  # noqa: SIM115
             )
             workers.append(Worker(proc))
-        for w in workers:
-            await w.expect("ready", 1800)
+        failed = [json.loads(await w.expect("ready", 1800)) for w in workers]
+        out["not_connected"] = {k: sum(f[k] for f in failed) for k in ("players", "watchers")}
         out["connect_seconds"] = round(time.monotonic() - t, 1)
         rss["connected"] = _mib([s.rss() for s in servers])
         print(f"{args.playing} players and {args.watchers} watchers connected", file=sys.stderr)
