@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
-from ..storage.pool import Connection, Db
+from ..storage.pool import WHOLE_TOURNAMENT_TIMEOUT, Connection, Db
 
 RATINGS_LOCK = 0x5B1DE8  # advisory lock: ratings change in one transaction at a time, in finish order
 
@@ -52,7 +52,7 @@ async def rated_tournament(conn: Connection, tournament_id: int) -> asyncpg.Reco
 
 
 async def rated_entrants(conn: Connection, tournament_id: int) -> list[asyncpg.Record]:
-    return await conn.fetch(RATED_SQL, tournament_id)
+    return await conn.fetch(RATED_SQL, tournament_id, timeout=WHOLE_TOURNAMENT_TIMEOUT)
 
 
 async def current(conn: Connection, game: str, player_ids: list[int]) -> dict[int, Rating]:
@@ -60,6 +60,7 @@ async def current(conn: Connection, game: str, player_ids: list[int]) -> dict[in
         "SELECT player_id, mu, sigma, games FROM ratings WHERE game = $1 AND player_id = ANY($2::bigint[])",
         game,
         player_ids,
+        timeout=WHOLE_TOURNAMENT_TIMEOUT,
     )
     return {r["player_id"]: Rating(r["mu"], r["sigma"], r["games"]) for r in rows}
 
@@ -86,6 +87,7 @@ async def save(conn: Connection, tournament_id: int, game: str, changes: list[Ch
         mu,
         sigma,
         games,
+        timeout=WHOLE_TOURNAMENT_TIMEOUT,
     )
     await conn.execute(
         """INSERT INTO rating_history (tournament_id, player_id, game, rank, mu_before, sigma_before, mu, sigma, games)
@@ -105,6 +107,7 @@ async def save(conn: Connection, tournament_id: int, game: str, changes: list[Ch
         mu,
         sigma,
         games,
+        timeout=WHOLE_TOURNAMENT_TIMEOUT,
     )
 
 
