@@ -50,7 +50,7 @@ async def test_a_big_finish_outlasts_a_short_statement_timeout(
         stored = await conn.fetchrow(
             "SELECT count(*) AS n, min(rank) AS first, max(rank) AS last FROM standings WHERE tournament_id = $1", tid
         )
-        assert (stored["n"], stored["first"], stored["last"]) == (ENTRIES, 1, ENTRIES)
+        assert stored is not None and (stored["n"], stored["first"], stored["last"]) == (ENTRIES, 1, ENTRIES)
         assert (
             await conn.fetchval("SELECT count(*) FROM entries WHERE tournament_id = $1 AND status = 'absent'", tid)
             == ENTRIES
