@@ -133,13 +133,16 @@ async def over(db: asyncpg.Pool, tournament_ids: list[int]) -> list[int]:
 
 
 async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit: int = 100) -> list[asyncpg.Record]:
-    """Final standings once stored, else the running order computed from the entries."""
+    """Final standings once stored, else the running order computed from the entries. The page is
+    taken from the standings alone before anything is joined to it: a page deep in 100,000 entries
+    would otherwise join every row before it."""
     rows = await db.fetch(
         """SELECT s.rank, s.entry_id, s.player_id, s.player, s.final_score AS score, s.time_left, s.status,
                   s.matchpoints, e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name,
                   (SELECT p.profile_public FROM players p WHERE p.id = s.player_id) AS profile_public
-             FROM standings s JOIN entries e ON e.id = s.entry_id
-            WHERE s.tournament_id = $1 ORDER BY s.rank OFFSET $2 LIMIT $3""",
+             FROM (SELECT * FROM standings WHERE tournament_id = $1 ORDER BY rank OFFSET $2 LIMIT $3) s
+             JOIN entries e ON e.id = s.entry_id
+            ORDER BY s.rank""",
         tournament_id,
         offset,
         limit,

@@ -1,13 +1,14 @@
 """A tournament of 60,000 entrants finishes even when every ordinary statement must answer within
 half a second: the statements over all its entries at the finish (the absent marked, the standings
 and ratings stored) have a timeout of their own (``WHOLE_TOURNAMENT_TIMEOUT``), so the finish is
-not cut off and retried for ever."""
+not cut off and retried for ever. A page deep in its final standings is read as any other."""
 
 from __future__ import annotations
 
 import asyncio
 
 import asyncpg
+import httpx
 
 from spidertour.server.storage.migrations import migrate
 from tests.conftest import server_env
@@ -44,8 +45,17 @@ async def test_a_big_finish_outlasts_a_short_statement_timeout(
                 if await conn.fetchval("SELECT finished_at IS NOT NULL FROM tournaments WHERE id = $1", tid):
                     break
                 await asyncio.sleep(0.2)
+            # A page deep in the final standings, and an entry with its neighbours there.
+            deep = httpx.get(f"{proc.url}/api/tournaments/{tid}/leaderboard", params={"offset": ENTRIES - 10}).json()
+            last = await conn.fetchval(
+                "SELECT entry_id FROM standings WHERE tournament_id = $1 AND rank = $2", tid, ENTRIES
+            )
+            around = httpx.get(f"{proc.url}/api/tournaments/{tid}/leaderboard/around/{last}", params={"k": 2}).json()
         finally:
             proc.stop()
+        assert [r["rank"] for r in deep["rows"]] == list(range(ENTRIES - 9, ENTRIES + 1))
+        assert deep["rows"][-1]["entry_id"] == last and {r["status"] for r in deep["rows"]} == {"absent"}
+        assert [r["rank"] for r in around["rows"]] == [ENTRIES - 2, ENTRIES - 1, ENTRIES]
         assert await conn.fetchval("SELECT finished_at IS NOT NULL FROM tournaments WHERE id = $1", tid)
         stored = await conn.fetchrow(
             "SELECT count(*) AS n, min(rank) AS first, max(rank) AS last FROM standings WHERE tournament_id = $1", tid
