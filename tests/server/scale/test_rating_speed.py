@@ -15,6 +15,7 @@ from openskill.models import PlackettLuce
 from spidertour.server.competitions.rating_store import RATED_SQL
 from spidertour.server.competitions.ratings import rate, rate_ranked, shared_ranks
 from tests.client import Api
+from tests.server.helpers import spidertour
 
 MODEL = PlackettLuce()
 
@@ -88,6 +89,12 @@ async def test_a_big_rated_finish_stores_every_rating(api: Api, database_url: st
         )
         standings = await conn.fetch(RATED_SQL, tour["id"])
         stored = {r["player_id"]: r for r in await conn.fetch("SELECT * FROM ratings WHERE game = 'spider78/1'")}
+        # A rebuild of the game arrives at the same numbers, bit for bit.
+        history_sql = "SELECT * FROM rating_history WHERE tournament_id = $1 ORDER BY player_id"
+        before = [tuple(r) for r in await conn.fetch(history_sql, tour["id"])]
+        done = spidertour("ratings", "rebuild", "--game", "spider78/1", DATABASE_URL=database_url)
+        assert done.returncode == 0, done.stderr
+        assert [tuple(r) for r in await conn.fetch(history_sql, tour["id"])] == before
     finally:
         await conn.close()
     assert len(rated) == len(standings) == 3000
