@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
-from ..storage.pool import Connection, Db
+from ..storage.pool import WHOLE_TOURNAMENT_TIMEOUT, Connection, Db
 
 RATINGS_LOCK = 0x5B1DE8  # advisory lock: ratings change in one transaction at a time, in finish order
 
@@ -52,7 +52,7 @@ async def rated_tournament(conn: Connection, tournament_id: int) -> asyncpg.Reco
 
 
 async def rated_entrants(conn: Connection, tournament_id: int) -> list[asyncpg.Record]:
-    return await conn.fetch(RATED_SQL, tournament_id)
+    return await conn.fetch(RATED_SQL, tournament_id, timeout=WHOLE_TOURNAMENT_TIMEOUT)
 
 
 async def current(conn: Connection, game: str, player_ids: list[int]) -> dict[int, Rating]:
@@ -60,6 +60,7 @@ async def current(conn: Connection, game: str, player_ids: list[int]) -> dict[in
         "SELECT player_id, mu, sigma, games FROM ratings WHERE game = $1 AND player_id = ANY($2::bigint[])",
         game,
         player_ids,
+        timeout=WHOLE_TOURNAMENT_TIMEOUT,
     )
     return {r["player_id"]: Rating(r["mu"], r["sigma"], r["games"]) for r in rows}
 
@@ -69,21 +70,44 @@ def _numbers(change: Change) -> tuple[float, float, float, float, int]:
 
 
 async def save(conn: Connection, tournament_id: int, game: str, changes: list[Change]) -> None:
-    """The new ratings and the tournament's history rows (replacing any it had)."""
-    await conn.executemany(
-        """INSERT INTO ratings (player_id, game, mu, sigma, games) VALUES ($1, $2, $3, $4, $5)
+    """The new ratings and the tournament's history rows (replacing any it had): two statements
+    however many entrants (a player is rated once a tournament, so no row is written twice)."""
+    if not changes:
+        return
+    players = [c.player_id for c in changes]
+    numbers = list(zip(*(_numbers(c) for c in changes), strict=True))
+    mu_before, sigma_before, mu, sigma, games = (list(column) for column in numbers)
+    await conn.execute(
+        """INSERT INTO ratings (player_id, game, mu, sigma, games)
+           SELECT p, $2, m, s, g FROM unnest($1::bigint[], $3::float8[], $4::float8[], $5::int[]) AS u (p, m, s, g)
            ON CONFLICT (player_id, game) DO UPDATE
               SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, updated_at = now()""",
-        [(c.player_id, game, c.after.mu, c.after.sigma, c.after.games) for c in changes],
+        players,
+        game,
+        mu,
+        sigma,
+        games,
+        timeout=WHOLE_TOURNAMENT_TIMEOUT,
     )
-    await conn.executemany(
+    await conn.execute(
         """INSERT INTO rating_history (tournament_id, player_id, game, rank, mu_before, sigma_before, mu, sigma, games)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           SELECT $1, p, $3, r, mb, sb, m, s, g
+             FROM unnest($2::bigint[], $4::int[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::int[])
+                  AS u (p, r, mb, sb, m, s, g)
            ON CONFLICT (tournament_id, player_id) DO UPDATE
               SET game = excluded.game, rank = excluded.rank, mu_before = excluded.mu_before,
                   sigma_before = excluded.sigma_before, mu = excluded.mu, sigma = excluded.sigma,
                   games = excluded.games""",
-        [(tournament_id, c.player_id, game, c.rank, *_numbers(c)) for c in changes],
+        tournament_id,
+        players,
+        game,
+        [c.rank for c in changes],
+        mu_before,
+        sigma_before,
+        mu,
+        sigma,
+        games,
+        timeout=WHOLE_TOURNAMENT_TIMEOUT,
     )
 
 

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 import asyncpg
 
-from ..storage.pool import Connection, Db
+from ..storage.pool import WHOLE_TOURNAMENT_TIMEOUT, Connection, Db
 
 # A record's tournament is a match's or a bracket's game (``u.tournament_id``): its entries are on no
 # leaderboard (hidden until over, then its standings are PostgreSQL's).
@@ -231,6 +231,8 @@ async def time_out(db: asyncpg.Pool, entry_id: int | None = None) -> list[asyncp
 
 
 async def absent(conn: Connection, where: str, value: int) -> list[asyncpg.Record]:
+    """Mark absent the entries that never started (every one of a tournament at its finish: a
+    longer timeout than a move's)."""
     return await conn.fetch(
         f"""WITH u AS (
                 UPDATE entries SET status = 'absent', final_score = 0, time_left = 0, ended_at = now()
@@ -240,6 +242,7 @@ async def absent(conn: Connection, where: str, value: int) -> list[asyncpg.Recor
                    {HIDDEN}
               FROM u JOIN players p ON p.id = u.player_id""",
         value,
+        timeout=WHOLE_TOURNAMENT_TIMEOUT,
     )
 
 

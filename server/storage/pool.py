@@ -91,6 +91,11 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     lock) would be a round trip to PostgreSQL on every release for nothing."""
 
 
+# A statement over every entry of a tournament at its finish (the absent marked, the standings and
+# ratings stored): 100,000 entrants take seconds, more than DB_TIMEOUT allows a move's statements.
+WHOLE_TOURNAMENT_TIMEOUT = 120.0
+
+
 async def create_pool(url: str, size: int = 10, timeout: float = 3.0) -> asyncpg.Pool:
     """A pool of at most ``size`` connections whose every call gives up after ``timeout`` seconds."""
     pool = Pool(

@@ -8,6 +8,7 @@ import asyncio
 import logging
 import time
 
+import asyncpg
 from redis.exceptions import RedisError
 
 from ..core import Core
@@ -20,7 +21,7 @@ from ..storage.redis_client import REDIS_FAILURES
 from ..storage.sql import STATUS_SQL
 from ..watch import store as watch_store
 from ..watch.boards import Boards
-from ..watch.messages import row_of
+from ..watch.messages import Row, row_of
 from . import store
 from .pars import Pars
 from .schedules import SCHEDULE_SECONDS, create_scheduled
@@ -36,13 +37,11 @@ async def sweep_once(
     """Start the games of tournaments that start together (and their next deals), end overdue games
     and finish closed tournaments. Returns how many games timed out and the tournaments finished."""
     db = core.db
-    for record in (r for r in await play_store.start_together(db) if not r["hidden"]):  # brackets' games: no board
-        await boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
+    # brackets' games: on no board
+    await _publish(boards, [r for r in await play_store.start_together(db) if not r["hidden"]])
     timed_out = await play_store.time_out(db)
-    for record in (r for r in timed_out if not (r["practice"] or r["hidden"])):  # practice, matches: on no board
-        await boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
-    for record in await deals.next_together(db):  # several deals: the next round of a sitting
-        await boards.publish(record["tournament_id"], record["ordinal"], row_of(record))
+    await _publish(boards, [r for r in timed_out if not (r["practice"] or r["hidden"])])  # practice, matches: none
+    await _publish(boards, await deals.next_together(db))  # several deals: the next round of a sitting
     finished = []
     for tid, absent in await store.finish_due(db):
         # The finishing update carries the entries that never started as the standings show them
@@ -64,6 +63,17 @@ async def sweep_once(
         REDIS_ERRORS.inc()
         log.warning("Redis unavailable: leaderboards will be rebuilt when it returns")
     return len(timed_out), finished
+
+
+async def _publish(boards: Boards, records: list[asyncpg.Record]) -> None:
+    """These entries' new rows, each tournament's in a few round trips to Redis (``publish_many``):
+    the games of a big tournament that starts together, or that reach their deadline together, are
+    thousands of rows in one sweep."""
+    by_tournament: dict[int, list[tuple[int, Row]]] = {}
+    for record in records:
+        by_tournament.setdefault(record["tournament_id"], []).append((record["ordinal"], row_of(record)))
+    for tid, rows in by_tournament.items():
+        await boards.publish_many(tid, rows)
 
 
 async def _status_changes(core: Core, boards: Boards, seen: dict[int, str]) -> None:

@@ -14,7 +14,7 @@ from ..competitions.deals import store_matchpoint_standings
 from ..play import store as play_store
 from ..play.deals import scoring_of
 from ..storage.claims import Claims
-from ..storage.pool import Connection, Db
+from ..storage.pool import WHOLE_TOURNAMENT_TIMEOUT, Connection, Db
 from ..storage.sql import HIDDEN_SQL, RANK_ORDER, STATUS_SQL
 
 TOURNAMENT_SQL = f"""
@@ -298,7 +298,9 @@ async def store_standings(conn: Connection, tournament_id: int) -> None:
     if settings is not None and scoring_of(settings) == "matchpoints":
         await store_matchpoint_standings(conn, tournament_id, settings)
         return
-    await conn.execute("DELETE FROM standings WHERE tournament_id = $1", tournament_id)
+    await conn.execute(
+        "DELETE FROM standings WHERE tournament_id = $1", tournament_id, timeout=WHOLE_TOURNAMENT_TIMEOUT
+    )
     await conn.execute(
         f"""INSERT INTO standings (tournament_id, rank, entry_id, player_id, player, final_score,
                                    time_left, status)
@@ -307,6 +309,7 @@ async def store_standings(conn: Connection, tournament_id: int) -> None:
               FROM entries e JOIN players p ON p.id = e.player_id
              WHERE e.tournament_id = $1 AND e.disqualified IS NULL AND NOT e.practice""",
         tournament_id,
+        timeout=WHOLE_TOURNAMENT_TIMEOUT,
     )
 
 

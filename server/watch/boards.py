@@ -23,6 +23,7 @@ from ..lib.batch import Batcher
 from ..operations.metrics import REDIS_ERRORS
 from ..storage.redis_client import REDIS_FAILURES
 from . import store
+from .counts import LiveCounts
 from .hub import Hub
 from .leaderboard import FINISHED_SECONDS, Leaderboard, is_part
 from .messages import Row, row_of
@@ -38,6 +39,7 @@ class Boards:
         self.teams = TeamBoard(redis, prefix)
         self.hub = Hub(redis, self.board, prefix, self.teams)
         self.stale: set[int] = set()  # tournaments whose Redis board needs a rebuild
+        self.counts = LiveCounts()  # "playing now" and "waiting" of a running tournament's first page
         self.unwritten: dict[int, set[int]] = {}  # tournament -> entries whose last board write failed
         # Many rows, one round trip.
         self.writes: Batcher[tuple[int, int, Row], bool] = Batcher(

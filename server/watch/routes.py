@@ -36,7 +36,8 @@ async def leaderboard(
 ) -> Board:
     """A page of the standings: live from Redis while the tournament runs, from PostgreSQL once finished.
     With ``name``: a page of the entries whose player's name holds it (any case), ``found`` of them.
-    A running tournament's first page also counts who is ``playing`` now and who is ``waiting`` to start."""
+    A running tournament's first page also counts who is ``playing`` now and who is ``waiting`` to start
+    (counted at most once a second per process: ``counts``)."""
     db, boards = core_of(request).db, boards_of(request)
     status = await _status(request, tournament_id)
     entrants = await ranked(db, boards, tournament_id, status)
@@ -46,7 +47,7 @@ async def leaderboard(
     rows = await standings_page(db, boards, tournament_id, status, offset, limit)
     board = Board(tournament_id=tournament_id, status=status, entrants=entrants, rows=rows)
     if offset == 0 and status in ("open", "closing"):
-        board.playing, board.waiting = await store.live_counts(db, tournament_id)
+        board.playing, board.waiting = await boards.counts.get(db, tournament_id)
     return board
 
 

@@ -9,6 +9,14 @@ from ..storage.sql import HIDDEN_SQL, RANK_ORDER, STATUS_SQL
 # A name search takes at most this many matching entries (the best ranked of them are shown).
 SEARCH_CAP = 1000
 
+
+def name_holds(column: str, param: str) -> str:
+    """SQL: ``column``'s lower case holds ``param``'s (any text: LIKE's wildcards in it are escaped),
+    as a LIKE that the trigram indexes of schema/024_name_search.sql serve."""
+    escaped = f"replace(replace(replace(lower({param}), '\\', '\\\\'), '%', '\\%'), '_', '\\_')"
+    return f"lower({column}) LIKE '%' || {escaped} || '%'"
+
+
 # What the leaderboard needs of an entry (``leaderboard.Leaderboard.rebuild``).
 BOARD_SQL = """
     SELECT e.id, e.tournament_id, e.ordinal, p.name AS player, e.player_id, p.profile_public, e.status, e.score,
@@ -60,7 +68,7 @@ async def live_named(db: asyncpg.Pool, tournament_id: int, name: str) -> list[as
     """The live standings of the players whose name holds ``name``, from PostgreSQL (while Redis is
     unavailable), at most ``SEARCH_CAP`` of them."""
     return await db.fetch(
-        f"{LIVE_SQL} WHERE strpos(lower(player), lower($2)) > 0 ORDER BY rank LIMIT $3", tournament_id, name, SEARCH_CAP
+        f"{LIVE_SQL} WHERE {name_holds('player', '$2')} ORDER BY rank LIMIT $3", tournament_id, name, SEARCH_CAP
     )
 
 
@@ -94,10 +102,9 @@ async def live_counts(db: asyncpg.Pool, tournament_id: int) -> tuple[int, int]:
 async def named_entries(db: asyncpg.Pool, tournament_id: int, name: str) -> list[int]:
     """Ranked entries whose player's name holds ``name`` (any case), at most ``SEARCH_CAP`` of them."""
     rows = await db.fetch(
-        """SELECT e.id FROM entries e JOIN players p ON p.id = e.player_id
-            WHERE e.tournament_id = $1 AND e.disqualified IS NULL AND NOT e.practice
-              AND strpos(lower(p.name), lower($2)) > 0
-            ORDER BY e.ordinal LIMIT $3""",
+        f"""SELECT e.id FROM players p JOIN entries e ON e.player_id = p.id AND e.tournament_id = $1
+             WHERE {name_holds("p.name", "$2")} AND e.disqualified IS NULL AND NOT e.practice
+             ORDER BY e.ordinal LIMIT $3""",
         tournament_id,
         name,
         SEARCH_CAP,
@@ -126,13 +133,16 @@ async def over(db: asyncpg.Pool, tournament_ids: list[int]) -> list[int]:
 
 
 async def standings(db: asyncpg.Pool, tournament_id: int, offset: int = 0, limit: int = 100) -> list[asyncpg.Record]:
-    """Final standings once stored, else the running order computed from the entries."""
+    """Final standings once stored, else the running order computed from the entries. The page is
+    taken from the standings alone before anything is joined to it: a page deep in 100,000 entries
+    would otherwise join every row before it."""
     rows = await db.fetch(
         """SELECT s.rank, s.entry_id, s.player_id, s.player, s.final_score AS score, s.time_left, s.status,
                   s.matchpoints, e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name,
                   (SELECT p.profile_public FROM players p WHERE p.id = s.player_id) AS profile_public
-             FROM standings s JOIN entries e ON e.id = s.entry_id
-            WHERE s.tournament_id = $1 ORDER BY s.rank OFFSET $2 LIMIT $3""",
+             FROM (SELECT * FROM standings WHERE tournament_id = $1 ORDER BY rank OFFSET $2 LIMIT $3) s
+             JOIN entries e ON e.id = s.entry_id
+            ORDER BY s.rank""",
         tournament_id,
         offset,
         limit,
@@ -158,11 +168,11 @@ async def named_standings(
 ) -> list[asyncpg.Record]:
     """The stored final standings of the players whose name holds ``name`` (any case), by rank."""
     return await db.fetch(
-        """SELECT s.rank, s.entry_id, s.player_id, s.player, s.final_score AS score, s.time_left, s.status,
+        f"""SELECT s.rank, s.entry_id, s.player_id, s.player, s.final_score AS score, s.time_left, s.status,
                   s.matchpoints, e.team_id, (SELECT c.name FROM clubs c WHERE c.id = e.team_id) AS team_name,
                   (SELECT p.profile_public FROM players p WHERE p.id = s.player_id) AS profile_public
              FROM standings s JOIN entries e ON e.id = s.entry_id
-            WHERE s.tournament_id = $1 AND strpos(lower(s.player), lower($2)) > 0
+            WHERE s.tournament_id = $1 AND {name_holds("s.player", "$2")}
             ORDER BY s.rank OFFSET $3 LIMIT $4""",
         tournament_id,
         name,
@@ -175,7 +185,7 @@ async def named_count(db: asyncpg.Pool, tournament_id: int, name: str) -> int:
     """How many of a finished tournament's standings have a player whose name holds ``name``."""
     return int(
         await db.fetchval(
-            "SELECT count(*) FROM standings WHERE tournament_id = $1 AND strpos(lower(player), lower($2)) > 0",
+            f"SELECT count(*) FROM standings WHERE tournament_id = $1 AND {name_holds('player', '$2')}",
             tournament_id,
             name,
         )

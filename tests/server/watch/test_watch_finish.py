@@ -56,9 +56,11 @@ async def _big_finished_tournament(database_url: str) -> int:
     try:
         tag = secrets.token_hex(4)
         tid = await conn.fetchval(
-            """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at, finished_at, entry_count)
+            # unrated: a ratings rebuild in the same database (tests/server/competitions) leaves it out
+            """INSERT INTO tournaments (name, settings, seed, commitment, opens_at, closes_at, finished_at, entry_count,
+                                        rated)
                VALUES ('fifty thousand', '{"variant": "spider78", "suits": 1, "time_limit": 600}', 's', 'c',
-                       now() - interval '2 hours', now() - interval '1 hour', now() - interval '1 minute', $1)
+                       now() - interval '2 hours', now() - interval '1 hour', now() - interval '1 minute', $1, false)
                RETURNING id""",
             ENTRIES,
         )
