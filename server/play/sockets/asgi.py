@@ -10,11 +10,11 @@ from ...core import core_of
 from ...fairplay.addresses import client_address
 from ...fairplay.limits import limiter_of
 from ...fairplay.sockets import admit, sockets_of
-from ...operations.metrics import PLAY_CONNECTIONS
 from ...watch.boards import boards_of
 from ..runtime import play_of
 from ..session import PlaySession
 from ..transport import LitestarTransport
+from . import serve
 
 
 @websocket("/ws/play/{entry_id:int}")
@@ -26,9 +26,4 @@ async def play_socket(socket: WebSocket[Any, Any, Any], entry_id: int) -> None:
     core = core_of(socket)
     transport = LitestarTransport(socket, client_address(socket, core.config.proxies))
     session = PlaySession(core, play_of(socket), boards_of(socket), limiter_of(socket), transport, entry_id)
-    PLAY_CONNECTIONS.inc()
-    try:
-        await session.run()
-    finally:
-        PLAY_CONNECTIONS.dec()
-        sockets_of(socket).close(key)
+    await serve(session, lambda: sockets_of(socket).close(key))

@@ -24,10 +24,10 @@ from ...core import Core
 from ...fairplay.addresses import address_of
 from ...fairplay.limits import Limiter
 from ...fairplay.sockets import CLOSE_TOO_MANY, Sockets, refuse
-from ...operations.metrics import PLAY_CONNECTIONS
 from ...watch.boards import Boards
 from ..runtime import Play
 from ..session import PlaySession
+from . import serve
 
 log = logging.getLogger("spidertour.play")
 
@@ -185,15 +185,11 @@ class FastPlay:
             await connection.close(CLOSE_TOO_MANY, "too many connections")
             return
         session = PlaySession(self.core, self.play, self.boards, self.limiter, connection, connection.entry_id)
-        PLAY_CONNECTIONS.inc()
         try:
-            await session.run()
+            await serve(session, lambda: self.sockets.close(key))
         except Exception:
             log.exception("play connection of entry %s failed", connection.entry_id)
             await connection.close(1011, "server error")
-        finally:
-            PLAY_CONNECTIONS.dec()
-            self.sockets.close(key)
 
     async def close(self, grace: float = 5.0) -> None:
         """Stop listening, close every connection (1012: the client reconnects), and let their

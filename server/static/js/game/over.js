@@ -14,7 +14,12 @@ import { pointsByTournament, ratingLine } from "../competitions/rating_words.js"
 const RECHECK_MS = 15000; // once the tournament is over, its ratings are looked for this often
 const RATING_TRIES = 8; // and this many times (an unrated tournament leaves none)
 
+// The place is asked again every PLACE_SECONDS for the first PLACE_SOON_SECONDS after the game, then
+// every PLACE_LATER_SECONDS: a big tournament's finished players left on this panel would otherwise
+// each ask every 5 s until it closes.
 const PLACE_SECONDS = 5;
+const PLACE_SOON_SECONDS = 60;
+const PLACE_LATER_SECONDS = 30;
 const OUTCOMES = { won: "You won!", ended: "Game ended", timed_out: "Out of time" };
 export const OUTCOMES_SHORT = { won: "won", ended: "ended", timed_out: "out of time" };
 
@@ -133,10 +138,10 @@ function nextDeal(s, startNext) {
   return button;
 }
 
-/** The entry's place on the leaderboard, once its final score is in; asked again every PLACE_SECONDS
+/** The entry's place on the leaderboard, once its final score is in; asked again (PLACE_SECONDS, then PLACE_LATER_SECONDS)
  * while the tournament runs and the panel is shown, and handed to `onPlace(finished, rank, of)`; once
  * the tournament is over, the rating it left ("rating 1,240 (+32)"), looked for while the panel stays open. */
-async function showPlace(node, state, onPlace) {
+async function showPlace(node, state, onPlace, since = Date.now()) {
   if (!state || !node.isConnected) return;
   let finished = false;
   try {
@@ -153,7 +158,8 @@ async function showPlace(node, state, onPlace) {
     node.textContent = "Your place is on the leaderboard.";
   }
   if (!finished) {
-    setTimeout(() => { if (node.isConnected) showPlace(node, state, onPlace); }, PLACE_SECONDS * 1000);
+    const wait = Date.now() - since < PLACE_SOON_SECONDS * 1000 ? PLACE_SECONDS : PLACE_LATER_SECONDS;
+    setTimeout(() => { if (node.isConnected) showPlace(node, state, onPlace, since); }, wait * 1000);
     return;
   }
   showRating(node, state, 0);
