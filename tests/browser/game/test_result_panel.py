@@ -6,7 +6,6 @@ open."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,7 +20,7 @@ from tests.browser.conftest import snap
 from tests.browser.helpers import BAD_WORDS, SCREENS, Screen, open_screen, sign_in
 from tests.browser.phones.axe import violations
 from tests.client import Api, Player
-from tests.server.competitions.practice_kit import ONE_SUIT, play, reveals, wait_finished_with_par
+from tests.server.competitions.practice_kit import finished_pair
 from tests.serverproc import ServerProcess
 
 SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 2, "time_limit": 600}
@@ -51,13 +50,7 @@ async def screen(request: pytest.FixtureRequest, browser: Browser, server: Serve
 @pytest.fixture(scope="module")
 def finished(api: Api, server: ServerProcess) -> int:
     """A finished tournament (one suit, its par worked out) whose deal can be practised."""
-    tid = api.create_tournament(name="Result cup", seed=PRACTICE_SEED, closes_in=3, **ONE_SUIT)["id"]
-    for name in ("ann", "bob"):
-        _, token = api.register(name)
-        eid = api.join(tid, token)["id"]
-        asyncio.run(play(api, server.ws_url, eid, token, reveals(PRACTICE_SEED, 2, **ONE_SUIT)))
-    wait_finished_with_par(api, tid)
-    return int(tid)
+    return finished_pair(api, server.ws_url, "Result cup", PRACTICE_SEED)
 
 
 async def end(screen: Screen) -> None:

@@ -4,7 +4,6 @@ and the game's help, on a phone upright and sideways (touch) and on a desktop.""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -15,7 +14,7 @@ from tests.browser.helpers import sign_in
 from tests.browser.phones.axe import violations
 from tests.browser.phones.test_every_page import SIZES
 from tests.client import Api
-from tests.server.competitions.practice_kit import ONE_SUIT, play, reveals, wait_finished_with_par
+from tests.server.competitions.practice_kit import ONE_SUIT, finished_pair
 from tests.serverproc import ServerProcess
 
 SEED = "axe-open"
@@ -24,13 +23,7 @@ SEED = "axe-open"
 @pytest.fixture(scope="module")
 def finished(api: Api, server: ServerProcess) -> int:
     """A finished tournament of two players (one suit, its par worked out)."""
-    tid = api.create_tournament(name="Replay cup", seed=SEED, closes_in=3, **ONE_SUIT)["id"]
-    for name in ("ann", "bob"):
-        _, token = api.register(name)
-        eid = api.join(tid, token)["id"]
-        asyncio.run(play(api, server.ws_url, eid, token, reveals(SEED, 2, **ONE_SUIT)))
-    wait_finished_with_par(api, tid)
-    return int(tid)
+    return finished_pair(api, server.ws_url, "Replay cup", SEED)
 
 
 @pytest.mark.parametrize("size", list(SIZES))

@@ -3,6 +3,7 @@ tournaments, and moves worked out with the engine and its solver."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from typing import Any
@@ -124,3 +125,15 @@ def wait_finished_with_par(api: Api, tid: int) -> dict[str, Any]:
     # The par waits its turn at the server's solver (a few CPU seconds a tournament, queued behind
     # others'): a minute leaves room for a busy machine.
     return wait_until("finished with a par", done, timeout=60.0)  # type: ignore[no-any-return]
+
+
+def finished_pair(api: Api, ws_url: str, name: str, seed: str) -> int:
+    """A finished tournament ``name`` of two players who each turned two cards (one suit, no free
+    column, its par worked out): a deal to practise, replays with their analysis."""
+    tid = api.create_tournament(name=name, seed=seed, closes_in=3, **ONE_SUIT)["id"]
+    for player in ("ann", "bob"):
+        _, token = api.register(player)
+        eid = api.join(tid, token)["id"]
+        asyncio.run(play(api, ws_url, eid, token, reveals(seed, 2, **ONE_SUIT)))
+    wait_finished_with_par(api, tid)
+    return int(tid)
