@@ -287,11 +287,13 @@ async def matches_of_player(
 
 
 async def counts(db: Db) -> dict[str, tuple[int, int]]:
-    """Per format: matches waiting (a free seat) and playing (seated, not over)."""
+    """Per format: matches waiting (a free seat) and playing (seated, not over). Over as a match's
+    page says it (its tournament finished), not only once the clock has marked it."""
     rows = await db.fetch(
         """SELECT m.format, count(*) FILTER (WHERE m.status = 'waiting') AS waiting,
                   count(*) FILTER (WHERE m.status = 'playing') AS playing
-             FROM matches m WHERE m.over_at IS NULL GROUP BY m.format"""
+             FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+            WHERE m.over_at IS NULL AND t.finished_at IS NULL GROUP BY m.format"""
     )
     return {r["format"]: (r["waiting"], r["playing"]) for r in rows}
 
