@@ -407,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--p99-ms", type=float, default=50.0, help="the capacity's latency limit")
     parser.add_argument("--no-saturate", dest="saturate", action="store_false", help="skip the saturation run")
     parser.add_argument("--echo-seconds", type=float, default=5.0, help="the same-stack echo; 0 to skip")
-    parser.add_argument("--processes", type=int, choices=[1, 2], default=1)
+    parser.add_argument("--processes", type=int, choices=[1, 2, 3, 4], default=1)
     parser.add_argument(
         "--pin",
         choices=["split", "none"],

@@ -78,6 +78,7 @@ def lifespan(
                 await fast.open(play_listener)
             boards.start()
             signouts.start()
+            play.lag.start()
             tune_gc()
             clock = asyncio.create_task(run_clock(core, boards, pars))
             matches_clock = asyncio.create_task(run_matches_clock(core))  # start and wait timeouts, ends
@@ -86,6 +87,7 @@ def lifespan(
                 yield
             finally:
                 await fast.close()
+                await play.lag.stop()
                 clock.cancel()
                 matches_clock.cancel()
                 brackets_clock.cancel()

@@ -35,4 +35,9 @@ PASSWORD_HASHES = Counter(
 )
 REBUILDS = Counter("spidertour_leaderboard_rebuilds", "Leaderboards rebuilt from PostgreSQL", registry=REGISTRY)
 GAMES = Gauge("spidertour_games", "Entries of unfinished tournaments, by status", ["status"], registry=REGISTRY)
+LOOP_LAG = Gauge(
+    "spidertour_loop_lag_seconds",
+    "How late the event loop woke a 20 ms timer, the worst of the last second (play.lag)",
+    registry=REGISTRY,
+)
 TOURNAMENTS = Gauge("spidertour_tournaments", "Tournaments by status", ["status"], registry=REGISTRY)

@@ -16,6 +16,7 @@ from ..config import Config
 from ..lib.batch import Batcher
 from ..operations.metrics import COMMIT_BATCH, DB_ERRORS, MOVES
 from ..players.signouts import Signouts
+from .lag import LoopLag
 from .store import MoveRecord, record_moves
 
 Event = tuple[str, Any]
@@ -36,6 +37,12 @@ class Play:
             interval=config.commit_interval,
             max_pending=config.moves_waiting,  # past it a move is answered try_again (busy), not queued
         )
+        self.lag = LoopLag(config.loop_lag_ms / 1000)  # started by the lifespan
+
+    @property
+    def busy(self) -> bool:
+        """Too many moves wait to commit, or the event loop runs behind: a move is answered try_again."""
+        return self.moves.full or self.lag.behind
 
     async def _commit(self, batch: list[MoveRecord]) -> list[bool]:
         """One commit of many games' moves, counted."""

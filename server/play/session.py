@@ -47,7 +47,7 @@ AUTH_SECONDS = 15.0
 ROUND_GRACE = 30.0  # seconds past a round's time that a waiting session still looks for its next deal
 MOVE_JSON = msgspec.json.Encoder()
 PILE_MOVES = ("deal", "undo")  # the moves that may change the draw piles
-BUSY = "the server is busy: the move was not saved, send it again in a moment"  # MOVES_WAITING reached
+BUSY = "the server is busy: the move was not saved, send it again in a moment"  # MOVES_WAITING, LOOP_LAG_MS
 
 
 class PlaySession:
@@ -78,7 +78,7 @@ class PlaySession:
 
     async def send(self, msg: p.ServerMessage) -> None:
         if not self.closed:  # a client gone before its answer closes the session quietly
-            self.closed = not await self.socket.send_text(encoder.encode(msg).decode(), f"entry {self.entry_id}")
+            self.closed = not await self.socket.send_message(encoder.encode(msg), f"entry {self.entry_id}")
 
     async def error(self, code: str, reason: str, seq: int | None = None) -> None:
         REFUSALS.labels(code).inc()
@@ -381,7 +381,7 @@ class PlaySession:
             else:
                 await self.error("stale_seq", f"sequence numbers must grow: the last accepted was {live.last_seq}", seq)
             return
-        if self.play.moves.full:  # overloaded: refused before it changes anything, answered at once
+        if self.play.busy:  # overloaded: refused before it changes anything, answered at once
             await self.error("try_again", BUSY, seq)
             return
         game = live.game

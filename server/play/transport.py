@@ -21,8 +21,8 @@ class Transport(Protocol):
         """The next message, or None once the client has gone."""
         ...
 
-    async def send_text(self, text: str, who: str) -> bool:
-        """Send a message; False when the client has gone before it."""
+    async def send_message(self, data: bytes, who: str) -> bool:
+        """Send a message (its JSON, UTF-8) as a text frame; False when the client has gone before it."""
         ...
 
     async def close(self, code: int, reason: str) -> None: ...
@@ -47,8 +47,8 @@ class LitestarTransport:
             data = cast("bytes | None", event.get("bytes")) or b""
         return data
 
-    async def send_text(self, text: str, who: str) -> bool:
-        return await send_text(self.socket, text, who)
+    async def send_message(self, data: bytes, who: str) -> bool:
+        return await send_text(self.socket, data.decode(), who)
 
     async def close(self, code: int, reason: str) -> None:
         with contextlib.suppress(Exception):

@@ -107,6 +107,7 @@ def test_every_variable_is_read() -> None:
         "ORGANISERS_OPEN": "true",
         "PLAY_PORT": "8124",
         "MOVES_WAITING": "300",
+        "LOOP_LAG_MS": "250",
     }
     assert set(env) == set(VARIABLES)
     c = Config.from_env(env)
@@ -127,6 +128,7 @@ def test_every_variable_is_read() -> None:
     assert (c.rate_per_second, c.rate_burst, c.log_level, c.log_format) == (12.5, 30, "warning", "json")
     assert c.play_port == 8124 and Config.from_env({}).play_port is None
     assert c.moves_waiting == 300 and Config.from_env({}).moves_waiting == 2000
+    assert c.loop_lag_ms == 250 and Config.from_env({}).loop_lag_ms == 100
     assert (c.solver_seconds, c.certify_tries, c.address_key, c.db_timeout) == (2.5, 4, "k", 1.5)
     assert (c.analysis_seconds, c.analysis_total_seconds) == (0.5, 12.0)
     assert c.limits["register"].per_minute == 30 and c.limits["join"].burst == 5

@@ -43,6 +43,7 @@ class FastTransport(WSListener):
     def __init__(self, server: FastPlay, entry_id: int, forwarded: list[str]) -> None:
         super().__init__()
         self.server = server
+        self.loop = asyncio.get_running_loop()  # asked once: on Python 3.11 each ask costs a getpid()
         self.entry_id = entry_id
         self.forwarded = forwarded
         self.address = ""
@@ -110,7 +111,7 @@ class FastTransport(WSListener):
         self.closing = True
         with contextlib.suppress(Exception):
             ws.send_close(cast(WSCloseCode, code), reason.encode())  # any code: picows sends its number
-        asyncio.get_running_loop().call_later(LINGER, ws.disconnect)
+        self.loop.call_later(LINGER, ws.disconnect)
 
     # ------------------------------------------------------------------ the session's side (Transport)
 
@@ -119,21 +120,21 @@ class FastTransport(WSListener):
 
     async def receive(self) -> str | bytes | None:
         while not self.inbox:
-            self.waiter = asyncio.get_running_loop().create_future()
+            self.waiter = self.loop.create_future()
             try:
                 await self.waiter
             finally:
                 self.waiter = None
         return self.inbox.popleft()
 
-    async def send_text(self, text: str, who: str) -> bool:
+    async def send_message(self, data: bytes, who: str) -> bool:
         if not self.writable.is_set():  # the client reads slower than it is sent to: wait for it
             await self.writable.wait()
         ws = self.ws
         if ws is None or self.gone or self.closing:
             log.info("%s: the client left before its answer (closed)", who)
             return False
-        ws.send(WSMsgType.TEXT, text.encode())
+        ws.send(WSMsgType.TEXT, data)
         return True
 
     async def close(self, code: int, reason: str) -> None:
@@ -181,7 +182,7 @@ class FastPlay:
     async def _serve(self, connection: FastTransport) -> None:
         key = self.sockets.open_address(connection.address)
         if key is None:
-            await connection.send_text(refuse(self.sockets), "refused")
+            await connection.send_message(refuse(self.sockets).encode(), "refused")
             await connection.close(CLOSE_TOO_MANY, "too many connections")
             return
         session = PlaySession(self.core, self.play, self.boards, self.limiter, connection, connection.entry_id)

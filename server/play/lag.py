@@ -1,0 +1,53 @@
+"""How far behind the event loop runs: the overload signal of a process whose CPU is saturated.
+
+``MOVES_WAITING`` bounds the moves waiting for PostgreSQL; when the process itself has no CPU left,
+moves wait instead in the sockets and in the event loop's queue, where no count sees them. A small
+task asks to be woken every ``TICK`` seconds and measures how late it is woken: that delay is what
+every frame read now waits before it is handled. Past ``LOOP_LAG_MS`` a move is answered try_again
+(busy) at once, before it changes anything, until the loop catches up (``Play.busy``). A move's
+path reads one attribute; the task costs the loop 50 wake-ups a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from ..operations.metrics import LOOP_LAG
+
+TICK = 0.02  # seconds between two measures
+
+
+class LoopLag:
+    """The event loop's lag, measured every ``TICK`` seconds; ``behind`` past ``limit`` seconds (0: never)."""
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.lag = 0.0  # the last measure, in seconds
+        self.behind = False
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        task, self.task = self.task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        peak = 0.0  # the highest lag since the gauge was last set
+        last_report = loop.time()
+        while True:
+            asked = loop.time()
+            await asyncio.sleep(TICK)
+            self.lag = max(loop.time() - asked - TICK, 0.0)
+            self.behind = 0 < self.limit < self.lag
+            peak = max(peak, self.lag)
+            if loop.time() - last_report >= 1.0:  # the gauge: the worst of the last second
+                LOOP_LAG.set(peak)
+                peak, last_report = 0.0, loop.time()

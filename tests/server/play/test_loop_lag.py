@@ -1,0 +1,90 @@
+"""The event loop's lag (``play.lag``): measured by a timer woken late, ``behind`` past its limit
+and no longer once the loop has caught up; a server whose loop was held answers a move try_again
+(busy) and changes nothing, then plays the same move sent again."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from spidertour.server.play.lag import TICK, LoopLag
+from tests.client import Api
+from tests.conftest import server_env
+from tests.server.play.test_busy import SEED, SETTINGS, started, stored, two_moves
+from tests.serverproc import ServerProcess
+from tests.services import unique_name
+
+
+async def test_a_held_loop_is_behind_until_it_catches_up() -> None:
+    lag = LoopLag(0.1)
+    lag.start()
+    try:
+        await asyncio.sleep(3 * TICK)
+        assert not lag.behind and lag.lag < 0.1
+        time.sleep(0.3)  # the loop held: nothing else runs for 300 ms
+        deadline = time.monotonic() + 1
+        while not lag.behind:  # the timer's first wake-up after the hold sees it
+            assert time.monotonic() < deadline, f"lag {lag.lag:.3f} s never past 0.1 s"
+            await asyncio.sleep(0)
+        assert lag.lag >= 0.25
+        await asyncio.sleep(5 * TICK)  # caught up: the next measures are small again
+        assert not lag.behind and lag.lag < 0.1, lag.lag
+    finally:
+        await lag.stop()
+    assert lag.task is None
+
+
+async def test_a_limit_of_zero_is_never_behind() -> None:
+    lag = LoopLag(0.0)
+    lag.start()
+    try:
+        await asyncio.sleep(TICK)
+        time.sleep(0.2)
+        deadline = time.monotonic() + 1
+        while lag.lag < 0.1:  # measured as late...
+            assert time.monotonic() < deadline, "the hold was never measured"
+            await asyncio.sleep(0)
+        assert not lag.behind  # ...and still not behind
+    finally:
+        await lag.stop()
+
+
+@pytest.fixture(scope="module")
+def lagging(database_url: str, redis_url: str, admin_token: str) -> Iterator[ServerProcess]:
+    env = {**server_env(unique_name("st_lag")), "LOOP_LAG_MS": "200"}
+    proc = ServerProcess(database_url, redis_url, admin_token, env=env).start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+async def test_a_move_read_while_the_loop_is_behind_is_try_again(
+    lagging: ServerProcess, admin_token: str, database_url: str
+) -> None:
+    api = Api(lagging.url, admin_token)
+    tournament = api.create_tournament(name="lagging", seed=SEED, **SETTINGS)
+    player, entry = await started(api, lagging, tournament["id"], "lag-a")
+    move, _ = two_moves()
+    assert lagging.proc is not None
+    pid = lagging.proc.pid
+    os.kill(pid, signal.SIGSTOP)  # the process gets no CPU: its loop falls behind by the pause
+    try:
+        await player.send({**move, "seq": 1})  # waits in the socket while the server is held
+        await asyncio.sleep(0.6)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    refused = await player.recv()  # handled once the timer has seen the loop 0.6 s late
+    assert refused["type"] == "error" and refused["code"] == "try_again" and refused["seq"] == 1, refused
+    assert "busy" in refused["reason"]
+    assert await stored(database_url, [entry]) == 0  # nothing written
+    await asyncio.sleep(0.2)  # the loop caught up
+    again = await player.play(move, seq=1)
+    assert again["type"] == "result" and again["n"] == 1 and again["seq"] == 1, again
+    assert await stored(database_url, [entry]) == 1
+    await player.close()
