@@ -237,7 +237,12 @@ async def probe(urls: list[str], tid: int, entrants: int, entries: list[int], se
             else:
                 url, params = f"{base}/around/{rng.choice(entries)}", {"k": 5}
             t = time.perf_counter()
-            r = await http.get(url, params=params)
+            try:
+                r = await http.get(url, params=params)
+            except httpx.TimeoutException:  # no answer within 10 s: a failure of its kind, timed at 10 s
+                bad[f"{kind}_timed_out"] = bad.get(f"{kind}_timed_out", 0) + 1
+                times[kind].append((time.perf_counter() - t) * 1000)
+                continue
             elapsed = time.perf_counter() - t
             if r.status_code != 200 or not r.json()["rows"] or (kind == "name" and r.json()["found"] != 1):
                 bad[kind] = bad.get(kind, 0) + 1
