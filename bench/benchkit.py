@@ -41,10 +41,19 @@ LIFTED_LIMITS = {
 }
 
 
+_GIVEN: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port free now, and not one this process has handed out already (the system may offer a
+    port again once its probe socket is closed: PORT and PLAY_PORT would then clash)."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        if port not in _GIVEN:
+            _GIVEN.add(port)
+            return port
 
 
 class Proc:

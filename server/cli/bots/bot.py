@@ -40,7 +40,7 @@ class Bot:
 
         cfg = self.swarm.cfg
         self.ws = await connect(
-            f"{ws_url(self.server)}/ws/play/{self.entry_id}",
+            f"{self.swarm.play_bases.get(self.server) or ws_url(self.server)}/ws/play/{self.entry_id}",
             compression="deflate" if cfg.compression == "deflate" else None,
             max_size=1 << 22,
             ping_interval=None,

@@ -30,6 +30,7 @@ class Crew(Protocol):
     play_started: float
     track_acks: bool
     tournament_id: int | None
+    play_bases: dict[str, str]  # server -> where its play socket is (its PLAY_PORT, else its own port)
     on_ack: Callable[[Any, int, dict[str, Any]], None]
 
     def note(self, text: str) -> None: ...
@@ -41,3 +42,22 @@ def ws_url(http_url: str) -> str:
     if http_url.startswith("http://"):
         return "ws://" + http_url[len("http://") :]
     raise BotError(f"the server must be an http:// or https:// URL, not {http_url!r}")
+
+
+async def play_base(http: Any, server: str) -> str:
+    """Where the server's play socket is, as the web client asks (``GET /api/play/socket``): its own
+    port (``PLAY_PORT``, plain ws on the same host) or, when it has none or cannot say, the server's."""
+    from urllib.parse import urlsplit
+
+    own = ws_url(server)
+    if not server.startswith("http://"):  # the play port speaks no TLS: behind https, the server's own
+        return own
+    try:
+        r = await http.get(f"{server}/api/play/socket")
+        port = r.json().get("port") if r.status_code == 200 else None
+    except Exception:  # an older server, or none: its own port
+        return own
+    if not isinstance(port, int):
+        return own
+    host = urlsplit(server).hostname or "127.0.0.1"
+    return f"ws://[{host}]:{port}" if ":" in host else f"ws://{host}:{port}"

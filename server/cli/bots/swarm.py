@@ -11,6 +11,7 @@ from typing import Any
 
 from .bot import Bot
 from .config import BotConfig, BotError, validate
+from .crew import play_base
 from .matches import ask, format_settings
 from .stats import AckLog, Stats
 from .view import POLICIES, ViewRules
@@ -31,6 +32,7 @@ class Swarm:
         self.tournament_id: int | None = cfg.tournament_id
         self.settings: dict[str, Any] = {}
         self.matches: set[int] = set()  # --matches: the matches the bots were seated in
+        self.play_bases: dict[str, str] = {}  # each server's play socket (its PLAY_PORT, if it has one)
         self.bots: list[Bot] = []
         self.watches: list[Watch] = []
         self.play_started = time.monotonic()
@@ -60,6 +62,8 @@ class Swarm:
             else:
                 await self._tournament(http, base)
             self.rules = ViewRules.of(self.settings)
+            for server in cfg.servers:
+                self.play_bases[server] = await play_base(http, server)
             sem = asyncio.Semaphore(cfg.connect_concurrency)
             post = self._poster(http)
 

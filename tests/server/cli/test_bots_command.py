@@ -62,3 +62,17 @@ def test_bots_refuse_bad_options_clearly(server: Any) -> None:
         assert done.returncode != 0
         assert words in (done.stderr + done.stdout).lower()
         assert "Traceback" not in done.stderr
+
+
+async def test_bots_play_on_the_servers_play_port(server: Any) -> None:
+    """As the web client: the play socket where ``GET /api/play/socket`` says, else the server's own."""
+    import httpx
+
+    from spidertour.server.cli.bots.crew import play_base
+    from tests.serverproc import free_port
+
+    async with httpx.AsyncClient(timeout=5) as http:
+        assert await play_base(http, server.url) == f"ws://127.0.0.1:{server.play_port}"
+        nobody = f"http://127.0.0.1:{free_port()}"  # nothing listens there: its own port
+        assert await play_base(http, nobody) == nobody.replace("http://", "ws://")
+        assert await play_base(http, "https://play.example") == "wss://play.example"  # no TLS on the play port
