@@ -37,7 +37,7 @@ REBUILDS = Counter("spidertour_leaderboard_rebuilds", "Leaderboards rebuilt from
 GAMES = Gauge("spidertour_games", "Entries of unfinished tournaments, by status", ["status"], registry=REGISTRY)
 LOOP_LAG = Gauge(
     "spidertour_loop_lag_seconds",
-    "How late the event loop woke a 20 ms timer, the worst of the last second (play.lag)",
+    "How late the event loop woke a 20 ms timer, the worst of the last second (play.pacing.lag)",
     registry=REGISTRY,
 )
 TOURNAMENTS = Gauge("spidertour_tournaments", "Tournaments by status", ["status"], registry=REGISTRY)

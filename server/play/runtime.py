@@ -16,7 +16,7 @@ from ..config import Config
 from ..lib.batch import Batcher
 from ..operations.metrics import COMMIT_BATCH, DB_ERRORS, MOVES
 from ..players.signouts import Signouts
-from .lag import LoopLag
+from .pacing.lag import LoopLag
 from .store import MoveRecord, record_moves
 
 Event = tuple[str, Any]

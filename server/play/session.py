@@ -31,7 +31,7 @@ from ..watch.messages import row_of
 from . import deals, store
 from . import messages as p
 from .live import FINISHED, OVER, LiveGame, load
-from .rate import TokenBucket
+from .pacing.rate import TokenBucket
 from .refusals import not_open
 from .runtime import Event, Play
 from .shapes import dt, engine_move, over_of, practice_result, state_of

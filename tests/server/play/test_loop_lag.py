@@ -1,4 +1,4 @@
-"""The event loop's lag (``play.lag``): measured by a timer woken late, ``behind`` past its limit
+"""The event loop's lag (``play.pacing.lag``): measured by a timer woken late, ``behind`` past its limit
 and no longer once the loop has caught up; a server whose loop was held answers a move try_again
 (busy) and changes nothing, then plays the same move sent again."""
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from spidertour.server.play.lag import TICK, LoopLag
+from spidertour.server.play.pacing.lag import TICK, LoopLag
 from tests.client import Api
 from tests.conftest import server_env
 from tests.server.play.test_busy import SEED, SETTINGS, started, stored, two_moves

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from ..operations.metrics import LOOP_LAG
+from ...operations.metrics import LOOP_LAG
 
 TICK = 0.02  # seconds between two measures
 

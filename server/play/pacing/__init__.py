@@ -1,0 +1,1 @@
+"""How fast a connection may send (``rate``) and how far behind the event loop runs (``lag``)."""
