@@ -4,8 +4,10 @@
 moves wait instead in the sockets and in the event loop's queue, where no count sees them. A small
 task asks to be woken every ``TICK`` seconds and measures how late it is woken: that delay is what
 every frame read now waits before it is handled. Past ``LOOP_LAG_MS`` a move is answered try_again
-(busy) at once, before it changes anything, until the loop catches up (``Play.busy``). A move's
-path reads one attribute; the task costs the loop 50 wake-ups a second.
+(busy) at once, before it changes anything (``Play.busy``), for as long again as the loop was
+late (at most ``HOLD`` seconds): the frames that piled up meanwhile are answered at once rather
+than played late, while the loop catches up. A move's path reads one attribute; the task costs
+the loop 50 wake-ups a second.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import contextlib
 from ...operations.metrics import LOOP_LAG
 
 TICK = 0.02  # seconds between two measures
+HOLD = 1.0  # seconds at most that one late wake-up keeps the process busy
 
 
 class LoopLag:
@@ -25,6 +28,7 @@ class LoopLag:
         self.limit = limit
         self.lag = 0.0  # the last measure, in seconds
         self.behind = False
+        self.until = 0.0  # the loop's time until which the process is busy
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -45,8 +49,11 @@ class LoopLag:
         while True:
             asked = loop.time()
             await asyncio.sleep(TICK)
-            self.lag = max(loop.time() - asked - TICK, 0.0)
-            self.behind = 0 < self.limit < self.lag
+            now = loop.time()
+            self.lag = max(now - asked - TICK, 0.0)
+            if 0 < self.limit < self.lag:
+                self.until = now + min(self.lag, HOLD)
+            self.behind = now < self.until
             peak = max(peak, self.lag)
             if loop.time() - last_report >= 1.0:  # the gauge: the worst of the last second
                 LOOP_LAG.set(peak)
