@@ -332,43 +332,33 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             s.stop()
         servers = []
 
-        if args.echo_seconds > 0 and args.players > 0:
+        async def echo_on(flag: str, label: str) -> dict[str, Any]:
+            """One echo server (``flag``: the same stack, or picows) driven by every player's connection."""
+            nonlocal echo
             port = free_port()
             echo = Proc(
-                [sys.executable, str(Path(__file__).resolve()), "--echo-server", str(port)],
+                [sys.executable, str(Path(__file__).resolve()), flag, str(port)],
                 {},
                 port,
                 "tcp",
-                logdir / f"bench-echo-{port}.log",
+                logdir / f"bench-{label}-{port}.log",
                 server_cores,
             )
             echo.wait_ready()
             c0, t0 = echo.cpu(), time.monotonic()
-            out["echo"] = await echo_run(f"ws://127.0.0.1:{port}/ws/echo", args.players, args.echo_seconds)
+            result = await echo_run(f"ws://127.0.0.1:{port}/ws/echo", args.players, args.echo_seconds)
             used = echo.cpu() - c0
-            out["echo"]["server_cpu_percent"] = round(100 * used / (time.monotonic() - t0), 1)
-            n = out["echo"]["messages_per_second"] * out["echo"]["seconds"]
-            out["echo"]["server_us_per_message"] = round(1e6 * used / max(n, 1), 1)
+            result["server_cpu_percent"] = round(100 * used / (time.monotonic() - t0), 1)
+            n = result["messages_per_second"] * result["seconds"]
+            result["server_us_per_message"] = round(1e6 * used / max(n, 1), 1)
             echo.stop()
             echo = None
+            return result
+
+        if args.echo_seconds > 0 and args.players > 0:
+            out["echo"] = await echo_on("--echo-server", "echo")
             if args.play_socket == "port":  # the play port's stack: the same echo on picows
-                port = free_port()
-                echo = Proc(
-                    [sys.executable, str(Path(__file__).resolve()), "--echo-picows-server", str(port)],
-                    {},
-                    port,
-                    "tcp",
-                    logdir / f"bench-echo-picows-{port}.log",
-                    server_cores,
-                )
-                echo.wait_ready()
-                c0, t0 = echo.cpu(), time.monotonic()
-                fast = await echo_run(f"ws://127.0.0.1:{port}/ws/echo", args.players, args.echo_seconds)
-                used = echo.cpu() - c0
-                fast["server_cpu_percent"] = round(100 * used / (time.monotonic() - t0), 1)
-                n = fast["messages_per_second"] * fast["seconds"]
-                fast["server_us_per_message"] = round(1e6 * used / max(n, 1), 1)
-                out["echo_picows"] = fast
+                out["echo_picows"] = await echo_on("--echo-picows-server", "echo-picows")
         return out
     finally:
         if gen is not None:

@@ -157,34 +157,31 @@ async def connect(gen: Any, creds: list[list[Any]], tid: int, watchers: int, con
     sem = asyncio.Semaphore(concurrency)
     failed = {"players": 0, "watchers": 0}
 
+    async def opened(kind: str, listener: Any, path: str, i: int) -> bool:
+        """Connect one client round robin over the servers and wait until it is ready; a failure counted."""
+        async with sem:
+            try:
+                url = f"{gen.bases[i % len(gen.bases)]}{path}"
+                transport, _ = await ws_connect(lambda: listener, url, read_buffer_init_size=4096)
+                gen.transports.append(transport)
+                await asyncio.wait_for(listener.ready, 60)
+            except Exception:
+                failed[kind] += 1
+                return False
+        return True
+
     async def player(i: int, token: str, entry_id: int) -> None:
         p = Player(gen, i, token, entry_id)
         p.ready = gen.loop.create_future()
-        async with sem:
-            try:
-                url = f"{gen.bases[i % len(gen.bases)]}/ws/play/{entry_id}"
-                transport, _ = await ws_connect(lambda: p, url, read_buffer_init_size=4096)
-                gen.transports.append(transport)
-                await asyncio.wait_for(p.ready, 60)
-            except Exception:
-                failed["players"] += 1
-                return
-        gen.players.append(p)
+        if await opened("players", p, f"/ws/play/{entry_id}", i):
+            gen.players.append(p)
 
     async def watcher(i: int) -> None:
         follow = gen.players[i % len(gen.players)]
         follow.watched = True
         w = Watcher(gen, follow)
-        async with sem:
-            try:
-                url = f"{gen.bases[i % len(gen.bases)]}/ws/watch/{tid}?follow={follow.entry_id}"
-                transport, _ = await ws_connect(lambda: w, url, read_buffer_init_size=4096)
-                gen.transports.append(transport)
-                await asyncio.wait_for(w.ready, 60)
-            except Exception:
-                failed["watchers"] += 1
-                return
-        gen.watchers.append(w)
+        if await opened("watchers", w, f"/ws/watch/{tid}?follow={follow.entry_id}", i):
+            gen.watchers.append(w)
 
     await asyncio.gather(*(player(i, t, e) for i, (t, e) in enumerate(creds)))
     gen.players.sort(key=lambda p: p.index)
