@@ -48,6 +48,7 @@ DOCS_SHOTS = (
         )
     }
     | {f"page-{name}-sideways" for name in ("game", "board", "bracket")}
+    | {"game-spider78-long-landscape"}
     | {f"page-{name}-desktop" for name in ("lobby", "organise", "finished", "bracket")}
 )
 VIEWPORT = {"width": 1280, "height": 860}

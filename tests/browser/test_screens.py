@@ -1,7 +1,9 @@
 """Every game on a phone (360x740 and on its side 740x360, touch) and on a desktop (1280x800): every
 column, the stock or draw piles and the sequence slots inside the window, a card moved by tap or
 click, and in a column of 20 face-up cards every card's corner index left uncovered and big enough
-to read (on a phone on its side such a column cannot fit: the page scrolls down, never across)."""
+to read (on a phone on its side such a column cannot fit: the page scrolls down, never across);
+a column as a game makes it, a long run of one suit among others, fits the window at every size,
+the run's inner cards closed up where it must (their ranks follow from the run's ends)."""
 
 from __future__ import annotations
 
@@ -44,6 +46,17 @@ LONG_COLUMNS = """() => {
   board.render(view);
 }"""
 
+# Columns as a game makes them: face-down cards, a run of one suit (K to A of spades, 13 cards),
+# then cards dealt onto it; column 1 a shorter run of hearts with cards on both sides.
+RUN_COLUMNS = """() => {
+  const board = window.spidertour.board;
+  const view = structuredClone(board.view);
+  const spades = [...'KQJT98765432A'].map((r) => r + 'S');
+  view.columns[0] = ['??', '??', '??', '??', '??', ...spades, 'QH', '7D', '3C', '9H', 'JC', '5D'];
+  view.columns[1] = ['??', '??', '??', '8C', ...spades.slice(1, 11).map((c) => c[0] + 'H'), '4S', 'TD'];
+  board.render(view);
+}"""
+
 # For every face-up card but the last of a column: its corner rank and suit, the next card's top.
 INDEXES = """(col) => {
   const cards = [...document.querySelectorAll(`.tableau .column[data-col="${col}"] .card`)];
@@ -56,7 +69,7 @@ INDEXES = """(col) => {
     const corner = c.querySelector('.corner:not(.low)');
     return {card: c.dataset.card, rank: box(corner.querySelector('.rank')), suit: box(corner.querySelector('.suit')),
             text: corner.querySelector('.rank').textContent, face: box(c), next: box(cards[i + 1]),
-            size: parseFloat(getComputedStyle(corner).fontSize)};
+            size: parseFloat(getComputedStyle(corner).fontSize), inRun: c.classList.contains('in-run')};
   }).filter(Boolean);
 }"""
 
@@ -99,10 +112,14 @@ async def assert_on_screen(page: Page, size: dict[str, int]) -> None:
     assert await page.evaluate("document.documentElement.scrollWidth") <= size["width"]
 
 
-async def assert_indexes_readable(page: Page, col: int, expected: int) -> None:
+async def assert_indexes_readable(page: Page, col: int, expected: int) -> int:
+    """Every face-up card's index readable but those closed up inside a run; returns how many those are."""
     indexes = await page.evaluate(INDEXES, col)
     assert len(indexes) == expected
+    inside_runs = [i for i in indexes if i["inRun"]]
     for i in indexes:
+        if i["inRun"]:
+            continue
         for part in ("rank", "suit"):
             box = i[part]
             assert box["bottom"] <= i["next"]["top"] + 0.5, f"{i['card']}: its {part} is covered by the next card"
@@ -112,6 +129,7 @@ async def assert_indexes_readable(page: Page, col: int, expected: int) -> None:
         assert i["rank"]["bottom"] - i["rank"]["top"] >= 10
         assert i["size"] >= 11, f"{i['card']}: a {i['size']}px index is too small to read"
         assert i["text"] == ("10" if i["card"][0] == "T" else i["card"][0])
+    return len(inside_runs)
 
 
 async def move_by_pointer(page: Page, game: Game, touch: bool) -> None:
@@ -157,11 +175,38 @@ async def test_every_game_fits_and_plays_on_a_phone_and_a_desktop(
 
         await page.evaluate(LONG_COLUMNS)
         await expect(page.locator(column(0) + " .card")).to_have_count(23)
-        await assert_indexes_readable(page, 0, 20 - 1)
+        assert await assert_indexes_readable(page, 0, 20 - 1) == 0  # no run of one suit longer than 2
         await assert_indexes_readable(page, 1, 15 - 1)
         if name == "landscape":
             assert await page.evaluate("document.documentElement.scrollWidth") <= size["width"]
         else:
             await assert_on_screen(page, size)
+
+        await page.evaluate(RUN_COLUMNS)
+        await expect(page.locator(column(0) + " .card")).to_have_count(24)
+        if name != "desktop":
+            await snap(page, shots, f"game-{variant}-long-{name}")
+        closed = await assert_indexes_readable(page, 0, 19 - 1)
+        await assert_indexes_readable(page, 1, 13 - 1)
+        if name == "landscape" and variant == "huge_spider":
+            # Twenty columns too narrow for a finger keep their piles' row above them (the tray of
+            # big targets lies over it): a column this long scrolls down, never across.
+            assert await page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+            await context.close()
+            assert errors == []
+            continue
+        await assert_on_screen(page, size)
+        assert await page.evaluate("document.documentElement.scrollHeight") <= size["height"] + 1
+        assert (
+            await page.locator(".tableau .card.in-run").count()
+            == closed + await page.locator(column(1) + " .card.in-run").count()
+        )
+        if name == "landscape":
+            assert closed > 0, "the run closes up only where the column would not fit"
+            beside = await page.evaluate(
+                "() => document.querySelector('.game-page .reserve').getBoundingClientRect().right"
+                " <= document.querySelector('.game-page .tableau').getBoundingClientRect().left"
+            )
+            assert beside, "on a phone on its side the piles stand at the left of the columns"
         await context.close()
         assert errors == []

@@ -3,11 +3,11 @@
 // the keyboard; the board only reports what the player asked (onMove, onDeal) and leaves the
 // rules to the server, whose answer re-renders the board or snaps the cards back.
 
-import { movableRun } from "../engine/rules.js";
+import { RANKS, movableRun } from "../engine/rules.js";
 import { el } from "../lib/ui.js";
 import { cardEl } from "./cards.js";
 import { BoardInput } from "./input.js";
-import { narrowColumns, targetsEl } from "./targets.js";
+import { TAP, narrowColumns, targetsEl } from "./targets.js";
 
 const MAX_CARD = 104;
 const MIN_CARD = 14;
@@ -15,6 +15,24 @@ const SMALL_CARD = 56; // narrower: a plainer face with a bigger index
 const TINY_CARD = 28; // narrower: the rank above the suit
 const MIN_FONT = 11; // the smallest index, in px
 const SCROLL_CARD = Math.ceil(MIN_FONT / 0.34); // narrower cards have no smaller index strip
+const SIDEWAYS = window.matchMedia("(orientation: landscape) and (max-height: 500px)");
+
+/** The paddings, borders and margins under an element and its own, out to the page's body. */
+function paddingBelow(node) {
+  let total = 0;
+  for (let n = node; n && n !== document.body; n = n.parentElement) {
+    const style = getComputedStyle(n);
+    total += parseFloat(style.paddingBottom) + parseFloat(style.borderBottomWidth) + parseFloat(style.marginBottom);
+  }
+  return total;
+}
+
+/** Whether the card at i lies inside a run of one suit (the cards before and after it follow on). */
+function runInside(cards, i) {
+  const [a, b, c] = [cards[i - 1], cards[i], cards[i + 1]].map((n) => n.dataset.card);
+  const follows = (x, y) => x !== "??" && y !== "??" && x[1] === y[1] && RANKS.indexOf(x[0]) === RANKS.indexOf(y[0]) + 1;
+  return follows(a, b) && follows(b, c);
+}
 
 export class Board extends BoardInput {
   /**
@@ -173,8 +191,9 @@ export class Board extends BoardInput {
     root.classList.toggle("small-cards", index.mode.includes("small-cards"));
     root.classList.toggle("tiny-cards", index.mode.includes("tiny-cards"));
     const total = this.width * cw + (this.width - 1) * gap + extra;
-    for (const part of [root.querySelector(".tableau"), root.querySelector(".reserve")]) part.style.width = `${total}px`;
-    return { cw, ch, strip: index.strip, downMin: Math.max(3, ch * 0.05), down: ch * 0.13,
+    root.querySelector(".tableau").style.width = `${total}px`;
+    root.querySelector(".reserve").style.width = root.classList.contains("side") ? "" : `${total}px`;
+    return { cw, ch, strip: index.strip, sliver: Math.max(4, ch * 0.06), downMin: Math.max(3, ch * 0.05), down: ch * 0.13,
       up: Math.max(index.strip, ch * (cw < SMALL_CARD ? 0.32 : 0.25)) };
   }
 
@@ -190,25 +209,50 @@ export class Board extends BoardInput {
     const width = root.clientWidth || 800;
     const gap = Math.max(1, Math.min(12, Math.floor(width / (n * 9))));
     const extra = this.view.free_column !== null && this.view.free_column !== undefined ? gap * 2 : 0;
-    const widest = Math.max(MIN_CARD, Math.min(MAX_CARD, Math.floor((width - gap * (n - 1) - extra - 2) / n)));
+    // A phone on its side: the piles and the sequences stand beside the columns, not above them,
+    // taking `units` card widths of the row (three piles across, the stock, or the slots alone).
+    // Not where that leaves the columns too narrow for a finger (Huge Spider's twenty): their tray
+    // of big targets (targets.js) lies over the piles' row.
+    const across = (units, aside) => Math.max(MIN_CARD, Math.min(MAX_CARD, Math.floor((width - gap * (n - 1) - extra - aside - 2) / (n + units))));
+    const units = this.view.draw_piles ? 3 : this.view.stock != null ? 2 : 1;
+    const beside = across(units, gap * (units + 2));
+    const side = !document.body.classList.contains("portrait") && SIDEWAYS.matches && beside + gap >= TAP;
+    root.classList.toggle("side", side);
+    const widest = side ? beside : across(0, 0);
     const tableau = root.querySelector(".tableau");
     const columns = [...tableau.children].map((column) => {
       const cards = [...column.querySelectorAll(".card")];
       const down = cards.filter((c) => c.classList.contains("back")).length;
-      return { cards, down, up: Math.max(0, cards.length - down - 1) };
+      const inner = cards.map((c, i) => i > 0 && i < cards.length - 1 && runInside(cards, i));
+      const within = inner.filter(Boolean).length;
+      return { cards, down, inner, within, up: Math.max(0, cards.length - down - 1) };
     });
     const rootTop = root.getBoundingClientRect().top + window.scrollY;
+    const below = Math.max(8, paddingBelow(root) + 5); // what the page's boxes hold under the board
     const room = () => {
-      const total = this.opts.room ? this.opts.room() : window.innerHeight - rootTop - (this.opts.bottom?.() ?? 0) - 8;
+      const total = this.opts.room ? this.opts.room() : window.innerHeight - rootTop - (this.opts.bottom?.() ?? 0) - below;
       return total - (tableau.getBoundingClientRect().top + window.scrollY - rootTop);
     };
-    const need = (s) => Math.max(s.ch, ...columns.map((c) => s.ch + c.down * s.downMin + c.up * s.strip));
-    let size = this.sizeTo(widest, gap, extra);
-    let space = room();
-    for (let i = 0; i < 8 && need(size) > space && size.cw > MIN_CARD; i++) {
-      const cw = Math.max(MIN_CARD, Math.min(size.cw - 1, Math.floor(size.cw * (space / need(size)))));
-      size = this.sizeTo(cw, gap, extra);
-      space = room();
+    // Every face-up card's index shown; or, when even that needs a scroll, the cards inside a run
+    // of one suit (their ranks follow from the run's ends) closed up to slivers.
+    const full = (s) => Math.max(s.ch, ...columns.map((c) => s.ch + c.down * s.downMin + c.up * s.strip));
+    const closed = (s) => Math.max(s.ch, ...columns.map((c) =>
+      s.ch + c.down * s.downMin + (c.up - c.within) * s.strip + c.within * s.sliver));
+    const fit = (need) => {
+      let size = this.sizeTo(widest, gap, extra);
+      let space = room();
+      for (let i = 0; i < 8 && need(size) > space && size.cw > MIN_CARD; i++) {
+        const cw = Math.max(MIN_CARD, Math.min(size.cw - 1, Math.floor(size.cw * (space / need(size)))));
+        size = this.sizeTo(cw, gap, extra);
+        space = room();
+      }
+      return { size, space };
+    };
+    let need = full;
+    let { size, space } = fit(need);
+    if (need(size) > space && columns.some((c) => c.within)) {
+      need = closed;
+      ({ size, space } = fit(need));
     }
     // Too long to fit even in slivers (a phone on its side, 20 cards in a column): cards narrower
     // than SCROLL_CARD would hardly shorten it (their index cannot shrink), so they stay that wide
@@ -219,23 +263,31 @@ export class Board extends BoardInput {
     }
     space = Math.max(space, Math.min(size.ch * 3, need(size))); // what fits closes up into the room it has
     let tallest = size.ch;
-    for (const { cards, down, up } of columns) {
+    for (const { cards, down, up, inner, within } of columns) {
       let downStep = size.down;
       let upStep = size.up;
+      let innerStep = size.up;
       let excess = size.ch + down * downStep + up * upStep - space;
       if (excess > 0 && down) {
         const take = Math.min(excess, down * (size.down - size.downMin));
         downStep -= take / down;
         excess -= take;
       }
-      if (excess > 0 && up) upStep = Math.max(size.strip, upStep - excess / up);
+      if (excess > 0 && up) {
+        upStep = Math.max(size.strip, upStep - excess / up);
+        innerStep = upStep;
+        excess = size.ch + down * downStep + up * upStep - space;
+      }
+      if (excess > 0 && within) innerStep = Math.max(size.sliver, upStep - excess / within);
       let y = 0;
       let last = 0;
       cards.forEach((card, i) => {
         last = y;
         card.style.top = `${Math.round(y)}px`;
         card.style.zIndex = i + 1;
-        y += card.classList.contains("back") ? downStep : upStep;
+        const sliver = inner[i] && innerStep < size.strip - 3; // a strip has 4 px to spare under its index
+        card.classList.toggle("in-run", sliver);
+        y += card.classList.contains("back") ? downStep : sliver ? innerStep : upStep;
       });
       tallest = Math.max(tallest, last + size.ch);
     }
