@@ -32,6 +32,23 @@ def pinning(pin: str) -> tuple[list[int] | None, list[int] | None]:
 
 
 # Every client of a bench comes from this one machine: the per-address limits lifted.
+def add_server_env(parser: Any) -> None:
+    """The benches' --server-env KEY=VALUE, repeatable: a setting for every server process."""
+    parser.add_argument(
+        "--server-env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an environment variable for the servers (e.g. COMMIT_INTERVAL_MS=50); repeatable",
+    )
+
+
+def server_env(items: list[str]) -> dict[str, str]:
+    """The --server-env items as a mapping."""
+    pairs = [item.partition("=") for item in items]
+    return {key: value for key, _, value in pairs}
+
+
 LIFTED_LIMITS = {
     "REGISTER_PER_MINUTE": "1000000",
     "REGISTER_BURST": "1000000",

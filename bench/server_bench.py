@@ -57,6 +57,7 @@ from benchkit import (  # noqa: E402
     LIFTED_LIMITS,
     PgCpu,
     Proc,
+    add_server_env,
     all_postgres_cpu,
     commit_counts,
     create_db,
@@ -67,6 +68,7 @@ from benchkit import (  # noqa: E402
     pinning,
     redis_commands,
     redis_cpu,
+    server_env,
     summarise_profile,
     wal_position,
 )
@@ -122,9 +124,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             "DB_POOL_SIZE": str(args.pool),
             **LIFTED_LIMITS,  # every bot registers and joins from this one machine
         }
-        for item in args.server_env:
-            key, _, value = item.partition("=")
-            env[key] = value
+        env.update(server_env(args.server_env))
         play_ports: list[int] = []
         for _ in range(args.processes):
             port = free_port()
@@ -411,13 +411,7 @@ def main(argv: list[str] | None = None) -> int:
         help="port: the players on each server's PLAY_PORT (picows); asgi: on its PORT (Litestar on uvicorn)",
     )
     parser.add_argument("--pool", type=int, default=10, help="DB_POOL_SIZE of each server")
-    parser.add_argument(
-        "--server-env",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="an environment variable for the servers (e.g. DB_COMMITS=2); repeatable",
-    )
+    add_server_env(parser)
     parser.add_argument("--time-limit", type=int, default=3600, help="the games' time limit (seconds)")
     parser.add_argument("--pg", default=PG_DEFAULT, help="PostgreSQL admin URL (a fresh database is made)")
     parser.add_argument("--redis", default=REDIS_DEFAULT)

@@ -52,7 +52,17 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 import httpx  # noqa: E402
-from benchkit import LIFTED_LIMITS, Proc, create_db, drop_db, drop_redis_keys, free_port, machine  # noqa: E402
+from benchkit import (  # noqa: E402
+    LIFTED_LIMITS,
+    Proc,
+    add_server_env,
+    create_db,
+    drop_db,
+    drop_redis_keys,
+    free_port,
+    machine,
+    server_env,
+)
 from wire import ms, percentile  # noqa: E402
 
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -305,6 +315,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "load_before": os.getloadavg(),
         "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
         **{k: getattr(args, k) for k in ("entrants", "playing", "watchers", "processes", "workers", "rate", "seconds")},
+        "server_env": server_env(args.server_env),
     }
     servers: list[Proc] = []
     workers: list[Worker] = []
@@ -320,6 +331,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             "RATE_PER_SECOND": "100000",
             "RATE_BURST": "100000",
             **LIFTED_LIMITS,
+            **server_env(args.server_env),
         }
         for _ in range(args.processes):
             port = free_port()
@@ -450,6 +462,7 @@ def main() -> None:
     parser.add_argument("--time-limit", type=int, default=1800, help="each game's time limit (s)")
     parser.add_argument("--pg", default=os.environ.get("BENCH_PG", PG_DEFAULT))
     parser.add_argument("--redis", default=os.environ.get("BENCH_REDIS", REDIS_DEFAULT))
+    add_server_env(parser)
     parser.add_argument("--json", help="also write the result to this file")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
