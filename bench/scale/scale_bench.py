@@ -18,7 +18,9 @@ What it does, and says in one JSON result (on stdout, and in ``--json FILE``):
    every join would have written;
 3. spreads ``--playing`` players and ``--watchers`` watchers over ``--workers`` load generator
    processes (bench/loadgen.py: picows; each watcher follows one playing entry as the web
-   client does, and they go round robin over the servers); a player's connection starts its game;
+   client does, and they go round robin over the servers); a player's connection starts its game.
+   Players connect to each server's play port (``PLAY_PORT``, as an operator runs it; ``--play-socket
+   asgi``: the server's own port), watchers to its own port;
 4. offers ``--rate`` moves a second in all for ``--seconds`` while this process reads the standings
    over HTTP, one request at a time in turn: a page at a random offset, the first page (with its
    counts of who plays and who waits), one player by name (``?name=``) and one entry with its
@@ -134,7 +136,7 @@ async def worker(config_path: str) -> None:
     from loadgen import Generator
 
     config = json.loads(Path(config_path).read_text())
-    gen = Generator(config["bases"], config["settings"])
+    gen = Generator(config["bases"], config["settings"], config["play_bases"])
     failed = await connect(gen, config["creds"], config["tournament_id"], config["watchers"])
     print("ready " + json.dumps(failed), flush=True)
     reader = asyncio.StreamReader()
@@ -171,7 +173,8 @@ async def connect(gen: Any, creds: list[list[Any]], tid: int, watchers: int, con
         """Connect one client round robin over the servers and wait until it is ready; a failure counted."""
         async with sem:
             try:
-                url = f"{gen.bases[i % len(gen.bases)]}{path}"
+                bases = gen.play_bases if kind == "players" else gen.bases
+                url = f"{bases[i % len(bases)]}{path}"
                 transport, _ = await ws_connect(lambda: listener, url, read_buffer_init_size=4096)
                 gen.transports.append(transport)
                 await asyncio.wait_for(listener.ready, 60)
@@ -314,7 +317,10 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "machine": machine(),
         "load_before": os.getloadavg(),
         "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
-        **{k: getattr(args, k) for k in ("entrants", "playing", "watchers", "processes", "workers", "rate", "seconds")},
+        **{
+            k: getattr(args, k)
+            for k in ("entrants", "playing", "watchers", "processes", "workers", "rate", "seconds", "play_socket")
+        },
         "server_env": server_env(args.server_env),
     }
     servers: list[Proc] = []
@@ -333,13 +339,18 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             **LIFTED_LIMITS,
             **server_env(args.server_env),
         }
+        play_ports: list[int] = []
         for _ in range(args.processes):
             port = free_port()
             log = logdir / f"scale-server-{port}.log"
+            play: dict[str, str] = {}
+            if args.play_socket == "port":
+                play_ports.append(free_port())
+                play = {"PLAY_PORT": str(play_ports[-1])}
             servers.append(
                 Proc(
                     [sys.executable, "-m", "spidertour.server.cli", "serve"],
-                    {**env, "PORT": str(port)},
+                    {**env, "PORT": str(port), **play},
                     port,
                     "/health",
                     log,
@@ -382,7 +393,14 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             path = config_dir / f"worker-{k}.json"
             mine = creds[k :: args.workers]
             watchers = args.watchers // args.workers + (k < args.watchers % args.workers)
-            config = {"bases": bases, "settings": settings, "tournament_id": tid, "creds": mine, "watchers": watchers}
+            config = {
+                "bases": bases,
+                "play_bases": [f"ws://127.0.0.1:{p}" for p in play_ports] or None,
+                "settings": settings,
+                "tournament_id": tid,
+                "creds": mine,
+                "watchers": watchers,
+            }
             path.write_text(json.dumps(config))
             proc = await asyncio.create_subprocess_exec(
                 sys.executable,
@@ -462,6 +480,12 @@ def main() -> None:
     parser.add_argument("--time-limit", type=int, default=1800, help="each game's time limit (s)")
     parser.add_argument("--pg", default=os.environ.get("BENCH_PG", PG_DEFAULT))
     parser.add_argument("--redis", default=os.environ.get("BENCH_REDIS", REDIS_DEFAULT))
+    parser.add_argument(
+        "--play-socket",
+        choices=["port", "asgi"],
+        default="port",
+        help="port: the players on each server's PLAY_PORT (picows); asgi: on its PORT (Litestar on uvicorn)",
+    )
     add_server_env(parser)
     parser.add_argument("--json", help="also write the result to this file")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
