@@ -43,6 +43,16 @@ def add_server_env(parser: Any) -> None:
     )
 
 
+def add_play_socket(parser: Any) -> None:
+    """The benches' --play-socket: where the players connect."""
+    parser.add_argument(
+        "--play-socket",
+        choices=["port", "asgi"],
+        default="port",
+        help="port: the players on each server's PLAY_PORT (picows); asgi: on its PORT (Litestar on uvicorn)",
+    )
+
+
 def server_env(items: list[str]) -> dict[str, str]:
     """The --server-env items as a mapping."""
     pairs = [item.partition("=") for item in items]

@@ -57,6 +57,7 @@ from benchkit import (  # noqa: E402
     LIFTED_LIMITS,
     PgCpu,
     Proc,
+    add_play_socket,
     add_server_env,
     all_postgres_cpu,
     commit_counts,
@@ -404,12 +405,7 @@ def main(argv: list[str] | None = None) -> int:
         default="split",
         help="split: the generator on core 0, the servers on the others (when there are 2+)",
     )
-    parser.add_argument(
-        "--play-socket",
-        choices=["port", "asgi"],
-        default="port",
-        help="port: the players on each server's PLAY_PORT (picows); asgi: on its PORT (Litestar on uvicorn)",
-    )
+    add_play_socket(parser)
     parser.add_argument("--pool", type=int, default=10, help="DB_POOL_SIZE of each server")
     add_server_env(parser)
     parser.add_argument("--time-limit", type=int, default=3600, help="the games' time limit (seconds)")

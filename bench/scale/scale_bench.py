@@ -57,6 +57,7 @@ import httpx  # noqa: E402
 from benchkit import (  # noqa: E402
     LIFTED_LIMITS,
     Proc,
+    add_play_socket,
     add_server_env,
     create_db,
     drop_db,
@@ -393,14 +394,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             path = config_dir / f"worker-{k}.json"
             mine = creds[k :: args.workers]
             watchers = args.watchers // args.workers + (k < args.watchers % args.workers)
-            config = {
-                "bases": bases,
-                "play_bases": [f"ws://127.0.0.1:{p}" for p in play_ports] or None,
-                "settings": settings,
-                "tournament_id": tid,
-                "creds": mine,
-                "watchers": watchers,
-            }
+            plays = [f"ws://127.0.0.1:{p}" for p in play_ports] or None
+            config = {"bases": bases, "play_bases": plays, "settings": settings, "tournament_id": tid}
+            config |= {"creds": mine, "watchers": watchers}
             path.write_text(json.dumps(config))
             proc = await asyncio.create_subprocess_exec(
                 sys.executable,
@@ -480,12 +476,7 @@ def main() -> None:
     parser.add_argument("--time-limit", type=int, default=1800, help="each game's time limit (s)")
     parser.add_argument("--pg", default=os.environ.get("BENCH_PG", PG_DEFAULT))
     parser.add_argument("--redis", default=os.environ.get("BENCH_REDIS", REDIS_DEFAULT))
-    parser.add_argument(
-        "--play-socket",
-        choices=["port", "asgi"],
-        default="port",
-        help="port: the players on each server's PLAY_PORT (picows); asgi: on its PORT (Litestar on uvicorn)",
-    )
+    add_play_socket(parser)
     add_server_env(parser)
     parser.add_argument("--json", help="also write the result to this file")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
