@@ -3,7 +3,7 @@
 // the keyboard; the board only reports what the player asked (onMove, onDeal) and leaves the
 // rules to the server, whose answer re-renders the board or snaps the cards back.
 
-import { RANKS, movableRun } from "../engine/rules.js";
+import { HIDDEN, movableRun, parseCard } from "../engine/rules.js";
 import { el } from "../lib/ui.js";
 import { cardEl } from "./cards.js";
 import { BoardInput } from "./input.js";
@@ -27,11 +27,12 @@ function paddingBelow(node) {
   return total;
 }
 
-/** Whether the card at i lies inside a run of one suit (the cards before and after it follow on). */
+/** Whether the card at i lies inside a run of one suit (the cards before and after it follow on):
+ * in the engine's numbering a card one rank below in the same suit is exactly one less. */
 function runInside(cards, i) {
-  const [a, b, c] = [cards[i - 1], cards[i], cards[i + 1]].map((n) => n.dataset.card);
-  const follows = (x, y) => x !== "??" && y !== "??" && x[1] === y[1] && RANKS.indexOf(x[0]) === RANKS.indexOf(y[0]) + 1;
-  return follows(a, b) && follows(b, c);
+  const [a, b, c] = [cards[i - 1], cards[i], cards[i + 1]].map((n) =>
+    (n.dataset.card === HIDDEN ? NaN : parseCard(n.dataset.card)));
+  return a === b + 1 && b === c + 1;
 }
 
 export class Board extends BoardInput {
