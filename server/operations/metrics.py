@@ -35,6 +35,13 @@ PASSWORD_HASHES = Counter(
 )
 REBUILDS = Counter("spidertour_leaderboard_rebuilds", "Leaderboards rebuilt from PostgreSQL", registry=REGISTRY)
 GAMES = Gauge("spidertour_games", "Entries of unfinished tournaments, by status", ["status"], registry=REGISTRY)
+GC_PAUSE = Histogram(
+    "spidertour_gc_pause_seconds",
+    "The garbage collector's pauses of the process, by generation (operations.collector)",
+    ["generation"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+    registry=REGISTRY,
+)
 LOOP_LAG = Gauge(
     "spidertour_loop_lag_seconds",
     "How late the event loop woke a 20 ms timer, the worst of the last second (play.pacing.lag)",
