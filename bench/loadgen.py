@@ -357,7 +357,9 @@ class Generator:
         """Offer ``rate`` moves a second in all, round robin over the players, for ``seconds``.
 
         Open loop: a move is due at its time whether or not the last one was answered; a player
-        still waiting sends it on the answer, and its latency counts from when it was due.
+        still waiting sends it on the answer, and its latency counts from when it was due. A move
+        due for a game that has ended goes to the next player still playing, so the offered rate
+        holds as games end.
         """
         self.window = w = Window()
         self.closed_loop = False
@@ -377,8 +379,18 @@ class Generator:
                 p = players[k % n]
                 planned = t0 + k / rate
                 k += 1
-                if p.over:
-                    continue
+                if p.over:  # its game has ended: the move goes to the next player still playing
+                    q = None  # the first not waiting for an answer, else the first playing
+                    for j in range(n - 1):
+                        c = players[(k + j) % n]
+                        if not c.over:
+                            if not c.out_seq:
+                                q = c
+                                break
+                            q = q or c
+                    if q is None:
+                        continue
+                    p = q
                 if p.out_seq:
                     p.owed.append(planned)
                 else:
