@@ -105,6 +105,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     commit_interval_ms: Annotated[float, Meta(ge=0, le=10_000)] = 10.0  # between two commits' starts
     moves_waiting: Annotated[int, Meta(ge=1, le=1_000_000)] = 2000  # moves waiting to commit; past it: busy
     loop_lag_ms: Annotated[float, Meta(ge=0, le=60_000)] = 100.0  # the event loop this late: busy (0: never)
+    stall_log_ms: Annotated[float, Meta(ge=0, le=60_000)] = 0.0  # a stall this long logged with its stack (0: off)
     rate_per_second: Positive = 30.0  # messages a second handled for one connection; faster ones wait
     rate_burst: Annotated[int, Meta(ge=1, le=1_000_000)] = 60  # handled at once before the rate applies
     log_level: Literal["debug", "info", "warning", "error"] = "info"
@@ -324,6 +325,7 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "COMMIT_INTERVAL_MS": ("commit_interval_ms", "milliseconds from 0 to 10000"),
     "MOVES_WAITING": ("moves_waiting", f"{_WHOLE} from 1 to 1000000"),
     "LOOP_LAG_MS": ("loop_lag_ms", "milliseconds from 0 (never busy) to 60000"),
+    "STALL_LOG_MS": ("stall_log_ms", "milliseconds from 0 (off) to 60000"),
     "RATE_PER_SECOND": ("rate_per_second", "a number of messages a second above 0"),
     "RATE_BURST": ("rate_burst", f"{_WHOLE} of messages from 1"),
     "LOG_LEVEL": ("log_level", "debug, info, warning or error"),

@@ -20,6 +20,7 @@ from .fairplay.store import address_key
 from .lib.tokens import new_token
 from .matches.clock import run_clock as run_matches_clock
 from .operations.collector import tune_gc
+from .operations.stalls import StallLog
 from .play.runtime import Play
 from .play.sockets.fast import FastPlay
 from .players.signouts import Signouts
@@ -79,6 +80,9 @@ def lifespan(
             boards.start()
             signouts.start()
             play.lag.start()
+            stalls = StallLog(config.stall_log_ms / 1000)
+            if config.stall_log_ms > 0:
+                stalls.start()
             tune_gc()
             clock = asyncio.create_task(run_clock(core, boards, pars))
             matches_clock = asyncio.create_task(run_matches_clock(core))  # start and wait timeouts, ends
@@ -88,6 +92,7 @@ def lifespan(
             finally:
                 await fast.close()
                 await play.lag.stop()
+                stalls.stop()
                 clock.cancel()
                 matches_clock.cancel()
                 brackets_clock.cancel()

@@ -108,6 +108,7 @@ def test_every_variable_is_read() -> None:
         "PLAY_PORT": "8124",
         "MOVES_WAITING": "300",
         "LOOP_LAG_MS": "250",
+        "STALL_LOG_MS": "40",
     }
     assert set(env) == set(VARIABLES)
     c = Config.from_env(env)
@@ -129,6 +130,7 @@ def test_every_variable_is_read() -> None:
     assert c.play_port == 8124 and Config.from_env({}).play_port is None
     assert c.moves_waiting == 300 and Config.from_env({}).moves_waiting == 2000
     assert c.loop_lag_ms == 250 and Config.from_env({}).loop_lag_ms == 100
+    assert c.stall_log_ms == 40 and Config.from_env({}).stall_log_ms == 0
     assert (c.solver_seconds, c.certify_tries, c.address_key, c.db_timeout) == (2.5, 4, "k", 1.5)
     assert (c.analysis_seconds, c.analysis_total_seconds) == (0.5, 12.0)
     assert c.limits["register"].per_minute == 30 and c.limits["join"].burst == 5
@@ -165,6 +167,8 @@ def test_an_empty_variable_counts_as_unset() -> None:
         ("DB_TIMEOUT", "soon", "seconds above 0, at most 3600"),
         ("COMMIT_INTERVAL_MS", "-1", "milliseconds"),
         ("COMMIT_INTERVAL_MS", "soon", "milliseconds"),
+        ("STALL_LOG_MS", "-5", "milliseconds from 0 (off) to 60000"),
+        ("STALL_LOG_MS", "a while", "milliseconds from 0 (off) to 60000"),
         ("RATE_PER_SECOND", "0", "above 0"),
         ("RATE_PER_SECOND", "nan", "above 0"),
         ("RATE_PER_SECOND", "inf", "above 0"),

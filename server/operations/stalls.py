@@ -1,0 +1,95 @@
+"""Where the event loop was when it stalled: an operator's instrument, off unless ``STALL_LOG_MS`` is set.
+
+A thread of its own asks the loop for a small callback every ``PERIOD`` seconds. While the last one
+has waited longer than the limit, the thread samples the loop thread's stack; when the loop answers
+again, one WARNING line says how long the stall lasted and where the loop was most of that time.
+Found this way at full size: the garbage collector (which holds the interpreter, so its pauses show
+as a stall but are timed by ``spidertour_gc_pause_seconds``) and the board's rebuild.
+
+Its cost while on: 200 small callbacks a second on the loop, and the thread's turns at the
+interpreter's lock. Nothing when off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import threading
+import time
+import traceback
+from collections import Counter
+
+log = logging.getLogger("spidertour.stalls")
+
+PERIOD = 0.005  # seconds between two asks of the loop
+FRAMES = 8  # the innermost frames of a stack that the line shows
+
+
+def where(thread_id: int) -> str:
+    """The innermost frames of a thread's stack, outermost first: ``file:line function > ...``."""
+    frame = sys._current_frames().get(thread_id)
+    if frame is None:
+        return "(no stack)"
+    frames = traceback.extract_stack(frame)[-FRAMES:]
+    return " > ".join(f"{f.filename.rsplit('/', 1)[-1]}:{f.lineno} {f.name}" for f in frames)
+
+
+class StallLog:
+    """Logs each stall of the running loop longer than ``limit`` seconds, with where it was."""
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.beat = 0.0  # when the loop last ran the thread's callback (time.monotonic)
+        self.stopping = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start watching the running loop (called on it)."""
+        if self.thread is not None:
+            return
+        loop = asyncio.get_running_loop()
+        self.beat = time.monotonic()
+        self.stopping.clear()
+        self.thread = threading.Thread(
+            target=self._watch, args=(loop, threading.get_ident()), name="stall-log", daemon=True
+        )
+        self.thread.start()
+
+    def stop(self) -> None:
+        thread, self.thread = self.thread, None
+        if thread is not None:
+            self.stopping.set()
+            thread.join(timeout=1.0)
+
+    def _beat(self) -> None:
+        self.beat = time.monotonic()
+
+    def _watch(self, loop: asyncio.AbstractEventLoop, thread_id: int) -> None:
+        seen: Counter[str] = Counter()
+        began: float | None = None  # when the stall being sampled began
+        while not self.stopping.wait(PERIOD):
+            try:
+                loop.call_soon_threadsafe(self._beat)
+            except RuntimeError:  # the loop has closed
+                return
+            beat = self.beat
+            if time.monotonic() - beat > self.limit:
+                if began is None or beat > began:
+                    began = beat
+                seen[where(thread_id)] += 1
+            elif began is not None:
+                self._report(beat - began, seen)
+                seen.clear()
+                began = None
+
+    def _report(self, lasted: float, seen: Counter[str]) -> None:
+        stack, count = seen.most_common(1)[0]
+        total = sum(seen.values())
+        log.warning(
+            "the event loop stalled for %.0f ms; where it was (%d of %d samples): %s",
+            lasted * 1000,
+            count,
+            total,
+            stack,
+        )
