@@ -14,7 +14,7 @@ _PAUSES = [GC_PAUSE.labels(str(generation)) for generation in range(3)]
 _began = [0.0]
 
 
-def _time_pause(phase: str, info: dict[str, Any]) -> None:
+def time_pause(phase: str, info: dict[str, Any]) -> None:
     """gc.callbacks: each collection's pause into ``spidertour_gc_pause_seconds``."""
     if phase == "start":
         _began[0] = time.perf_counter()
@@ -37,5 +37,5 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-    if _time_pause not in gc.callbacks:
-        gc.callbacks.append(_time_pause)
+    if time_pause not in gc.callbacks:
+        gc.callbacks.append(time_pause)

@@ -13,12 +13,16 @@ interpreter's lock. Nothing when off.
 from __future__ import annotations
 
 import asyncio
+import asyncio.runners as runners
 import logging
 import sys
 import threading
 import time
 import traceback
 from collections import Counter
+
+from . import collector
+from .collector import time_pause
 
 log = logging.getLogger("spidertour.stalls")
 
@@ -27,12 +31,19 @@ FRAMES = 8  # the innermost frames of a stack that the line shows
 
 
 def where(thread_id: int) -> str:
-    """The innermost frames of a thread's stack, outermost first: ``file:line function > ...``."""
+    """The innermost frames of a thread's stack, outermost first: ``file:line function > ...``, and
+    what the innermost says: a garbage collection just ended, or no Python code was running."""
     frame = sys._current_frames().get(thread_id)
     if frame is None:
         return "(no stack)"
     frames = traceback.extract_stack(frame)[-FRAMES:]
-    return " > ".join(f"{f.filename.rsplit('/', 1)[-1]}:{f.lineno} {f.name}" for f in frames)
+    text = " > ".join(f"{f.filename.rsplit('/', 1)[-1]}:{f.lineno} {f.name}" for f in frames)
+    last = frames[-1]
+    if last.name == time_pause.__name__ and last.filename == collector.__file__:
+        return text + " (a garbage collection: spidertour_gc_pause_seconds)"
+    if last.name == "run" and last.filename == runners.__file__:
+        return text + " (no Python code running: the event loop's own work, or the process waiting for a core)"
+    return text
 
 
 class StallLog:

@@ -63,16 +63,16 @@ async def test_metrics_count_what_the_server_does(api: Api, server: Any) -> None
 
 
 def test_a_collection_is_timed_into_its_generation() -> None:
-    from spidertour.server.operations.collector import _time_pause
+    from spidertour.server.operations.collector import time_pause
     from spidertour.server.operations.metrics import REGISTRY
 
     def middle(what: str) -> float:
         return REGISTRY.get_sample_value(f"spidertour_gc_pause_seconds_{what}", {"generation": "1"}) or 0.0
 
     count, total = middle("count"), middle("sum")
-    _time_pause("start", {"generation": 1})
+    time_pause("start", {"generation": 1})
     time.sleep(0.02)
-    _time_pause("stop", {"generation": 1, "collected": 0, "uncollectable": 0})
+    time_pause("stop", {"generation": 1, "collected": 0, "uncollectable": 0})
     assert middle("count") == count + 1
     assert middle("sum") - total >= 0.02
 
