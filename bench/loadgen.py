@@ -358,8 +358,8 @@ class Generator:
 
         Open loop: a move is due at its time whether or not the last one was answered; a player
         still waiting sends it on the answer, and its latency counts from when it was due. A move
-        due for a game that has ended goes to the next player still playing, so the offered rate
-        holds as games end.
+        due for a game that has ended goes to another player still playing (one not waiting for an
+        answer), so the offered rate holds as games end.
         """
         self.window = w = Window()
         self.closed_loop = False
@@ -379,15 +379,15 @@ class Generator:
                 p = players[k % n]
                 planned = t0 + k / rate
                 k += 1
-                if p.over:  # its game has ended: the move goes to the next player still playing
-                    q = None  # the first not waiting for an answer, else the first playing
-                    for j in range(n - 1):
-                        c = players[(k + j) % n]
-                        if not c.over:
-                            if not c.out_seq:
-                                q = c
-                                break
-                            q = q or c
+                if p.over:  # its game has ended: the move goes to another player still playing
+                    # Looking back from this one: the nearest that is not waiting for an answer has
+                    # its own next move furthest away, so the two do not meet.
+                    q = None
+                    for j in range(2, n + 1):
+                        c = players[(k - j) % n]
+                        if not c.over and not c.out_seq:
+                            q = c
+                            break
                     if q is None:
                         continue
                     p = q
