@@ -390,11 +390,11 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
 
         t = time.monotonic()
         bases = [u.replace("http://", "ws://") for u in urls]
+        plays = [f"ws://127.0.0.1:{p}" for p in play_ports] or None  # None: the players on ``bases``
         for k in range(args.workers):
             path = config_dir / f"worker-{k}.json"
             mine = creds[k :: args.workers]
             watchers = args.watchers // args.workers + (k < args.watchers % args.workers)
-            plays = [f"ws://127.0.0.1:{p}" for p in play_ports] or None
             config = {"bases": bases, "play_bases": plays, "settings": settings, "tournament_id": tid}
             config |= {"creds": mine, "watchers": watchers}
             path.write_text(json.dumps(config))

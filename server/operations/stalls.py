@@ -18,7 +18,6 @@ import logging
 import sys
 import threading
 import time
-import traceback
 from collections import Counter
 
 from . import collector
@@ -32,16 +31,21 @@ FRAMES = 8  # the innermost frames of a stack that the line shows
 
 def where(thread_id: int) -> str:
     """The innermost frames of a thread's stack, outermost first: ``file:line function > ...``, and
-    what the innermost says: a garbage collection just ended, or no Python code was running."""
+    what the innermost says: a garbage collection just ended, or no Python code was running. Read
+    from the frames alone (no source lines looked up): the sample is taken while the loop waits."""
     frame = sys._current_frames().get(thread_id)
-    if frame is None:
+    frames: list[tuple[str, int, str]] = []
+    while frame is not None and len(frames) < FRAMES:
+        frames.append((frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name))
+        frame = frame.f_back
+    if not frames:
         return "(no stack)"
-    frames = traceback.extract_stack(frame)[-FRAMES:]
-    text = " > ".join(f"{f.filename.rsplit('/', 1)[-1]}:{f.lineno} {f.name}" for f in frames)
-    last = frames[-1]
-    if last.name == time_pause.__name__ and last.filename == collector.__file__:
+    frames.reverse()
+    text = " > ".join(f"{file.rsplit('/', 1)[-1]}:{line} {name}" for file, line, name in frames)
+    file, _, name = frames[-1]
+    if name == time_pause.__name__ and file == collector.__file__:
         return text + " (a garbage collection: spidertour_gc_pause_seconds)"
-    if last.name == "run" and last.filename == runners.__file__:
+    if name == "run" and file == runners.__file__:
         return text + " (no Python code running: the event loop's own work, or the process waiting for a core)"
     return text
 
@@ -86,8 +90,7 @@ class StallLog:
                 return
             beat = self.beat
             if time.monotonic() - beat > self.limit:
-                if began is None or beat > began:
-                    began = beat
+                began = beat if began is None else began
                 seen[where(thread_id)] += 1
             elif began is not None:
                 self._report(beat - began, seen)
