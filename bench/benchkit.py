@@ -44,12 +44,18 @@ def add_server_env(parser: Any) -> None:
 
 
 def add_play_socket(parser: Any) -> None:
-    """The benches' --play-socket: where the players connect."""
+    """The benches' --play-socket and --watch-socket: where the players and the watchers connect."""
     parser.add_argument(
         "--play-socket",
         choices=["port", "asgi"],
         default="port",
         help="port: the players on each server's PLAY_PORT (picows); asgi: on its PORT (Litestar on uvicorn)",
+    )
+    parser.add_argument(
+        "--watch-socket",
+        choices=["port", "asgi"],
+        default="asgi",
+        help="port: the watchers on each server's PLAY_PORT too (with --play-socket port); asgi: on its PORT",
     )
 
 

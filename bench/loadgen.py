@@ -295,9 +295,16 @@ class Watcher(WSListener):
 
 
 class Generator:
-    def __init__(self, ws_base: str | list[str], settings: dict[str, Any], play_bases: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        ws_base: str | list[str],
+        settings: dict[str, Any],
+        play_bases: list[str] | None = None,
+        watch_bases: list[str] | None = None,
+    ) -> None:
         self.bases = [ws_base] if isinstance(ws_base, str) else ws_base
         self.play_bases = play_bases or self.bases  # the servers' play ports (PLAY_PORT), else their own
+        self.watch_bases = watch_bases or self.bases  # where the watchers connect: the same choice
         self.loop = asyncio.get_running_loop()
         self.clock: Callable[[], float] = self.loop.time
         self.rules = ViewRules.of(settings)
@@ -332,7 +339,7 @@ class Generator:
             if follow is not None:
                 follow.watched = True
             w = Watcher(self, follow)
-            base = self.bases[i % len(self.bases)]
+            base = self.watch_bases[i % len(self.watch_bases)]
             query = f"?follow={follow.entry_id}" if follow is not None else ""
             async with sem:
                 transport, _ = await ws_connect(

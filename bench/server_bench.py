@@ -29,6 +29,7 @@ What it does, with one JSON result per run (``--json FILE``, and on stdout):
 7. the same-stack echo: a Litestar + uvicorn websocket echo app pinned like the server, the same
    number of connections, as fast as answers come (``--echo-seconds``, 0 to skip); with the
    players on the play port (``--play-socket port``) the same echo on picows too (``echo_picows``);
+   ``--echo-rates 5000,10000`` runs each echo again at those rates, paced as the moves are;
 8. ``--profile FILE``: py-spy records the first server during the ``--profile-rate`` step.
 
 The players play legal moves chosen from their own view (see bench/loadgen.py); a refusal by the
@@ -110,6 +111,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "pinning": {"loadgen": gen_cores, "servers": server_cores},
         "server_env": args.server_env,
         "play_socket": args.play_socket,
+        "watch_socket": args.watch_socket,
         "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
     }
     db_url = await create_db(args.pg, name)
@@ -166,6 +168,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             [s.url.replace("http://", "ws://") for s in servers],
             swarm.settings,
             play_bases=[f"ws://127.0.0.1:{p}" for p in play_ports] or None,
+            watch_bases=[f"ws://127.0.0.1:{p}" for p in play_ports] if args.watch_socket == "port" else None,
         )
         t = time.monotonic()
         await gen.connect_players([(b.token, b.entry_id) for b in swarm.bots])
@@ -346,12 +349,12 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 server_cores,
             )
             echo.wait_ready()
-            c0, t0 = echo.cpu(), time.monotonic()
-            result = await echo_run(f"ws://127.0.0.1:{port}/ws/echo", args.players, args.echo_seconds)
-            used = echo.cpu() - c0
-            result["server_cpu_percent"] = round(100 * used / (time.monotonic() - t0), 1)
-            n = result["messages_per_second"] * result["seconds"]
-            result["server_us_per_message"] = round(1e6 * used / max(n, 1), 1)
+            result = await echo_run(f"ws://127.0.0.1:{port}/ws/echo", args.players, args.echo_seconds, echo.cpu)
+            if args.echo_rates:  # the same connections at set rates, as the moves are offered
+                result["paced"] = [
+                    await echo_run(f"ws://127.0.0.1:{port}/ws/echo", args.players, args.echo_seconds, echo.cpu, rate)
+                    for rate in args.echo_rates
+                ]
             echo.stop()
             echo = None
             return result
@@ -398,6 +401,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--p99-ms", type=float, default=50.0, help="the capacity's latency limit")
     parser.add_argument("--no-saturate", dest="saturate", action="store_false", help="skip the saturation run")
     parser.add_argument("--echo-seconds", type=float, default=5.0, help="the same-stack echo; 0 to skip")
+    parser.add_argument(
+        "--echo-rates",
+        type=lambda text: [float(r) for r in text.split(",") if r],
+        default=[],
+        help="the echo again at these rates (messages a second in all, round robin), e.g. 5000,10000",
+    )
     parser.add_argument("--processes", type=int, choices=[1, 2, 3, 4], default=1)
     parser.add_argument(
         "--pin",

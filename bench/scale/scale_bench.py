@@ -137,7 +137,7 @@ async def worker(config_path: str) -> None:
     from loadgen import Generator
 
     config = json.loads(Path(config_path).read_text())
-    gen = Generator(config["bases"], config["settings"], config["play_bases"])
+    gen = Generator(config["bases"], config["settings"], config["play_bases"], config["watch_bases"])
     failed = await connect(gen, config["creds"], config["tournament_id"], config["watchers"])
     print("ready " + json.dumps(failed), flush=True)
     reader = asyncio.StreamReader()
@@ -174,7 +174,7 @@ async def connect(gen: Any, creds: list[list[Any]], tid: int, watchers: int, con
         """Connect one client round robin over the servers and wait until it is ready; a failure counted."""
         async with sem:
             try:
-                bases = gen.play_bases if kind == "players" else gen.bases
+                bases = gen.play_bases if kind == "players" else gen.watch_bases
                 url = f"{bases[i % len(bases)]}{path}"
                 transport, _ = await ws_connect(lambda: listener, url, read_buffer_init_size=4096)
                 gen.transports.append(transport)
@@ -318,10 +318,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         "machine": machine(),
         "load_before": os.getloadavg(),
         "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
-        **{
-            k: getattr(args, k)
-            for k in ("entrants", "playing", "watchers", "processes", "workers", "rate", "seconds", "play_socket")
-        },
+        **{k: getattr(args, k) for k in ("entrants", "playing", "watchers", "processes", "workers", "rate", "seconds")},
+        "sockets": {"play": args.play_socket, "watch": args.watch_socket},
         "server_env": server_env(args.server_env),
     }
     servers: list[Proc] = []
@@ -395,8 +393,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             path = config_dir / f"worker-{k}.json"
             mine = creds[k :: args.workers]
             watchers = args.watchers // args.workers + (k < args.watchers % args.workers)
-            config = {"bases": bases, "play_bases": plays, "settings": settings, "tournament_id": tid}
-            config |= {"creds": mine, "watchers": watchers}
+            watch = plays if args.watch_socket == "port" else None  # None: the watchers on ``bases``
+            config: dict[str, Any] = {"bases": bases, "play_bases": plays, "watch_bases": watch, "settings": settings}
+            config |= {"tournament_id": tid, "creds": mine, "watchers": watchers}
             path.write_text(json.dumps(config))
             proc = await asyncio.create_subprocess_exec(
                 sys.executable,

@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
+from typing import Protocol
 
 import msgspec
 
@@ -72,8 +74,24 @@ class Tick:
         return self._bare
 
 
+class Direct(Protocol):
+    """A connection that can send at once, without waiting (the play port's): its updates go as
+    they are offered, with no task of their own to wake."""
+
+    def can_send(self) -> bool:
+        """Its socket takes more now (False: the client reads slower than it is sent to, or left)."""
+        ...
+
+    def send_now(self, data: bytes) -> None: ...
+
+    def when_writable(self, callback: Callable[[], None] | None) -> None:
+        """Call ``callback`` whenever its socket takes more again (None: no longer)."""
+        ...
+
+
 class Watcher:
-    """One watch connection's outbox: the feed offers, the connection's own task takes and sends.
+    """One watch connection's outbox: the feed offers, the connection's own task takes and sends
+    (or, ``attach``-ed to a connection that sends at once, the offer sends it there and then).
 
     ``follow``: the entries whose changes this watcher wants (None: every entry). When the last
     update has gone, the next tick is sent as the feed encoded it, shared, with no copying; only a
@@ -91,11 +109,34 @@ class Watcher:
         self.updated = False  # an update waits to be sent
         self.teams: bytes | None = None  # the latest team standings not yet sent
         self.ready = asyncio.Event()
+        self.direct: Direct | None = None  # attached: sent at once by the offer, while the socket takes it
+        self.tournament_id = 0
+
+    def attach(self, direct: Direct, tournament_id: int) -> None:
+        """Send every update at once on ``direct`` from now on (after the snapshot), starting with
+        what waits already; what its socket cannot take yet waits, merged, for ``flush``."""
+        self.direct, self.tournament_id = direct, tournament_id
+        direct.when_writable(self.flush)
+        self.flush()
+
+    def detach(self) -> None:
+        if self.direct is not None:
+            self.direct.when_writable(None)
+            self.direct = None
+
+    def flush(self) -> None:
+        """Attached: send what waits, if the socket takes it now (else it waits for the next call)."""
+        direct = self.direct
+        if direct is not None and self.ready.is_set() and direct.can_send():
+            for data in self.take_all(self.tournament_id):
+                direct.send_now(data)
 
     def offer_teams(self, encoded: bytes) -> None:
         """A team battle's new standings: only the latest waits to be sent."""
         self.teams = encoded
         self.ready.set()
+        if self.direct is not None:
+            self.flush()
 
     def take_all(self, tournament_id: int) -> list[bytes]:
         """Every message waiting: the update, then the team standings."""
@@ -131,6 +172,8 @@ class Watcher:
         self.entrants = tick.entrants
         self.updated = True
         self.ready.set()
+        if self.direct is not None:
+            self.flush()
 
     def take(self, tournament_id: int) -> bytes:
         """Everything not yet sent, as one message."""

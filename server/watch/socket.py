@@ -5,19 +5,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import msgspec
 from litestar import WebSocket, websocket
 
-from ..core import core_of
+from ..core import Core, core_of
 from ..fairplay.sockets import admit, sockets_of
 from ..lib.http import valid_id
-from ..lib.messages import Error, Pong, encoder, now
+from ..lib.messages import Error, Pong, encoder, now, send_text
 from ..operations.metrics import DB_ERRORS, WATCHERS
 from ..storage.pool import UNAVAILABLE
 from . import store
-from .boards import boards_of
+from .boards import Boards, boards_of
+from .feeds import Direct
 from .messages import Teams
 from .standings import snapshot, team_standings
 from .teams import teams_top
@@ -45,14 +46,68 @@ def parse_follow(raw: str | None) -> frozenset[int] | None:
     return frozenset(ids)
 
 
-async def _refuse(socket: WebSocket[Any, Any, Any], error: Error, close_code: int, close_reason: str) -> None:
+class WatchTransport(Protocol):
+    """What the watch code needs of its connection: Litestar's websocket on PORT (``LitestarWatch``)
+    or the play port's lighter one (``play.sockets.fast``), which can also send at once (``direct``)."""
+
+    async def accept(self) -> None: ...
+
+    def query(self, name: str) -> str | None:
+        """A parameter of the upgrade's query string (None: absent)."""
+        ...
+
+    async def receive(self) -> str | bytes | None:
+        """The next message, or None once the client has gone."""
+        ...
+
+    async def send_message(self, data: bytes, who: str) -> bool:
+        """Send a message (its JSON, UTF-8) as a text frame; False when the client has gone before it."""
+        ...
+
+    async def close(self, code: int, reason: str) -> None: ...
+
+    def direct(self) -> Direct | None:
+        """The connection as a ``Direct`` sender, when it can send without waiting."""
+        ...
+
+
+class LitestarWatch:
+    """The watch socket on the server's own port (``/ws/watch/{tournament_id}`` of the Litestar app)."""
+
+    def __init__(self, socket: WebSocket[Any, Any, Any]) -> None:
+        self.socket = socket
+
+    async def accept(self) -> None:
+        await self.socket.accept()
+
+    def query(self, name: str) -> str | None:
+        return cast("str | None", self.socket.query_params.get(name))
+
+    async def receive(self) -> str | bytes | None:
+        event = await self.socket.receive()
+        if event["type"] == "websocket.disconnect":
+            return None
+        return cast("str | bytes", event.get("text") or event.get("bytes") or b"")
+
+    async def send_message(self, data: bytes, who: str) -> bool:
+        return await send_text(self.socket, data.decode(), who)
+
+    async def close(self, code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.socket.close(code=code, reason=reason)
+
+    def direct(self) -> Direct | None:
+        return None
+
+
+async def _refuse(socket: WatchTransport, error: Error, close_code: int, close_reason: str) -> None:
     """Say why in an error message, then close: the watcher gets nothing else (if it is still there)."""
     with contextlib.suppress(Exception):
-        await socket.send_data(encoder.encode(error).decode())
-        await socket.close(code=close_code, reason=close_reason)
+        await socket.send_message(encoder.encode(error), "a refused watcher")
+        await socket.close(close_code, close_reason)
 
 
-async def _unavailable(socket: WebSocket[Any, Any, Any], tournament_id: int, err: Exception) -> None:
+async def _unavailable(socket: WatchTransport, tournament_id: int, err: Exception) -> None:
     """PostgreSQL out of reach or not answering: try_again, then close 1011, as the play websocket does."""
     DB_ERRORS.inc()
     log.warning("database unavailable; closing a watcher of tournament %s: %r", tournament_id, err)
@@ -67,16 +122,16 @@ async def watch_socket(socket: WebSocket[Any, Any, Any], tournament_id: int) -> 
     if key is None:
         return
     try:
-        await _watch(socket, tournament_id)
+        await watch(core_of(socket), boards_of(socket), LitestarWatch(socket), tournament_id)
     finally:
         sockets_of(socket).close(key)
 
 
-async def _watch(socket: WebSocket[Any, Any, Any], tournament_id: int) -> None:
-    core, boards = core_of(socket), boards_of(socket)
+async def watch(core: Core, boards: Boards, socket: WatchTransport, tournament_id: int) -> None:
+    """One watcher, on either port, from its snapshot to its end."""
     await socket.accept()
     try:
-        follow = parse_follow(socket.query_params.get("follow"))
+        follow = parse_follow(socket.query("follow"))
     except ValueError as err:
         await _refuse(socket, Error(code="bad_message", reason=str(err)), CLOSE_BAD_REQUEST, "bad follow list")
         return
@@ -96,6 +151,7 @@ async def _watch(socket: WebSocket[Any, Any, Any], tournament_id: int) -> None:
         return
     watcher = boards.hub.watch(tournament_id, follow, top)  # before the snapshot: nothing falls between
     sender: asyncio.Task[Any] | None = None
+    who = f"a watcher of tournament {tournament_id}"
     WATCHERS.inc()
     try:
         try:
@@ -104,22 +160,27 @@ async def _watch(socket: WebSocket[Any, Any, Any], tournament_id: int) -> None:
         except UNAVAILABLE as err:
             await _unavailable(socket, tournament_id, err)
             return
-        await socket.send_data(encoder.encode(first).decode())
+        if not await socket.send_message(encoder.encode(first), who):
+            return
         if teams is not None:  # a team battle: its team standings follow the snapshot
-            await socket.send_data(encoder.encode(Teams(teams=teams)).decode())
+            await socket.send_message(encoder.encode(Teams(teams=teams)), who)
+        direct = socket.direct()
+        if direct is not None:  # sent by the feed's offer itself: no task to wake per update
+            watcher.attach(direct, tournament_id)
+        else:
 
-        async def send_updates() -> None:
-            while True:
-                await watcher.ready.wait()
-                for data in watcher.take_all(tournament_id):
-                    await socket.send_data(data.decode())
+            async def send_updates() -> None:
+                while True:
+                    await watcher.ready.wait()
+                    for data in watcher.take_all(tournament_id):
+                        if not await socket.send_message(data, who):
+                            return
 
-        sender = asyncio.create_task(send_updates())
+            sender = asyncio.create_task(send_updates())
         while True:
-            event = await socket.receive()
-            if event["type"] == "websocket.disconnect":
+            frame = await socket.receive()
+            if frame is None:
                 break
-            frame = cast("str | bytes", event.get("text") or event.get("bytes") or b"")
             try:
                 asked = msgspec.json.decode(frame) if len(frame) <= core.config.max_message_bytes else None
             except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
@@ -129,13 +190,14 @@ async def _watch(socket: WebSocket[Any, Any, Any], tournament_id: int) -> None:
                 if isinstance(asked, dict) and asked.get("type") == "ping"
                 else Error(code="bad_message", reason='a watch connection only listens (or answers {"type": "ping"})')
             )
-            await socket.send_data(encoder.encode(reply).decode())
+            if not await socket.send_message(encoder.encode(reply), who):
+                break
     except Exception:
         log.debug("watcher of tournament %s left", tournament_id, exc_info=True)
     finally:
         if sender is not None:
             sender.cancel()
+        watcher.detach()
         WATCHERS.dec()
         boards.hub.unwatch(tournament_id, watcher)
-        with contextlib.suppress(Exception):
-            await socket.close()
+        await socket.close(1000, "bye")

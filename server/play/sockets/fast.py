@@ -1,11 +1,13 @@
-"""The play socket on its own port (``PLAY_PORT``): ``/ws/play/{entry_id}`` served by picows in the
-server's own process and event loop, beside the Litestar app on ``PORT``.
+"""The play port (``PLAY_PORT``): ``/ws/play/{entry_id}`` and ``/ws/watch/{tournament_id}`` served
+by picows in the server's own process and event loop, beside the Litestar app on ``PORT``.
 
-The same ``PlaySession`` runs over it as over Litestar's websocket (``transport.Transport``): the
-same messages, authentication, per-address cap (``fairplay.sockets``, counted with the watchers of
-the Litestar port), rate limits and metrics. What it spares is the ASGI stack around each frame
-(uvicorn's protocol, its queues, Litestar's wrappers): a frame goes from the socket to the session
-with one wake-up. At shutdown every connection is closed with 1012 (restarting), as uvicorn does.
+The same ``PlaySession`` runs over it as over Litestar's websocket (``transport.Transport``), and
+the same watch code (``watch.socket.watch``): the same messages, authentication, per-address cap
+(``fairplay.sockets``, counted with the Litestar port's), rate limits and metrics. What it spares is
+the ASGI stack around each frame (uvicorn's protocol, its queues, Litestar's wrappers): a frame goes
+from the socket to the session with one wake-up, and a watcher's update is sent by the feed's offer
+itself, with no task woken for it. At shutdown every connection is closed with 1012 (restarting),
+as uvicorn does.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ import logging
 import re
 import socket
 from collections import deque
+from collections.abc import Callable
 from typing import Any, cast
+from urllib.parse import parse_qs
 
 from picows import WSCloseCode, WSFrame, WSListener, WSMsgType, WSTransport, WSUpgradeRequest, ws_create_server
 
@@ -25,27 +29,32 @@ from ...fairplay.addresses import address_of
 from ...fairplay.limits import Limiter
 from ...fairplay.sockets import CLOSE_TOO_MANY, Sockets, refuse
 from ...watch.boards import Boards
+from ...watch.socket import watch
 from ..runtime import Play
 from ..session import PlaySession
 from . import serve
 
 log = logging.getLogger("spidertour.play")
 
-PATH = re.compile(rb"/ws/play/([0-9]{1,100})(?:\?.*)?")
+PATH = re.compile(rb"/ws/(play|watch)/([0-9]{1,100})(?:\?(.*))?")
 MAX_MESSAGE = 1 << 20  # as the Litestar port's (uvicorn's ws_max_size); the session refuses past 4 KiB
 CLOSE_SHUTDOWN = 1012
 LINGER = 2.0  # seconds a closed connection waits for the client's close before the socket is shut
 
 
 class FastTransport(WSListener):
-    """One play connection on the play port: frames in through a small inbox, text out at once."""
+    """One connection on the play port, a player's (``kind`` "play", ``id`` its entry) or a watcher's
+    ("watch", the tournament): frames in through a small inbox, text out at once."""
 
-    def __init__(self, server: FastPlay, entry_id: int, forwarded: list[str]) -> None:
+    def __init__(self, server: FastPlay, kind: str, id: int, query: str, forwarded: list[str]) -> None:
         super().__init__()
         self.server = server
         self.loop = asyncio.get_running_loop()  # asked once: on Python 3.11 each ask costs a getpid()
-        self.entry_id = entry_id
+        self.kind, self.id = kind, id
+        self.entry_id = id  # a player's
+        self.params = parse_qs(query, keep_blank_values=True)
         self.forwarded = forwarded
+        self.on_writable: Callable[[], None] | None = None  # a watcher's: sends what waits once the client reads
         self.address = ""
         self.ws: WSTransport | None = None
         self.inbox: deque[bytes | None] = deque()
@@ -96,6 +105,8 @@ class FastTransport(WSListener):
 
     def resume_writing(self) -> None:
         self.writable.set()
+        if self.on_writable is not None:
+            self.on_writable()
 
     def _put(self, data: bytes | None) -> None:
         self.inbox.append(data)
@@ -140,6 +151,25 @@ class FastTransport(WSListener):
     async def close(self, code: int, reason: str) -> None:
         self._shut(code, reason)
 
+    # ------------------------------------------------------------------ a watcher's (watch.socket.WatchTransport)
+
+    def query(self, name: str) -> str | None:
+        values = self.params.get(name)
+        return None if values is None else values[-1]
+
+    def direct(self) -> FastTransport:
+        return self
+
+    def can_send(self) -> bool:
+        return self.writable.is_set() and self.ws is not None and not self.gone and not self.closing
+
+    def send_now(self, data: bytes) -> None:
+        if self.ws is not None and not self.gone and not self.closing:
+            self.ws.send(WSMsgType.TEXT, data)
+
+    def when_writable(self, callback: Callable[[], None] | None) -> None:
+        self.on_writable = callback
+
 
 class FastPlay:
     """The play port's server: its listener, and every connection's session task."""
@@ -168,11 +198,12 @@ class FastPlay:
         )
 
     def _route(self, request: WSUpgradeRequest) -> FastTransport | None:
-        """The upgrade's path: ``/ws/play/{entry_id}``, anything else 404."""
+        """The upgrade's path: ``/ws/play/{entry_id}`` or ``/ws/watch/{tournament_id}``, anything else 404."""
         found = PATH.fullmatch(request.path)
         if request.method != b"GET" or found is None:
             return None
-        return FastTransport(self, int(found.group(1)), request.headers.getall("x-forwarded-for", []))
+        kind, id, query = found.group(1).decode(), int(found.group(2)), (found.group(3) or b"").decode("latin-1")
+        return FastTransport(self, kind, id, query, request.headers.getall("x-forwarded-for", []))
 
     def start(self, connection: FastTransport) -> None:
         task = asyncio.get_running_loop().create_task(self._serve(connection))
@@ -184,6 +215,15 @@ class FastPlay:
         if key is None:
             await connection.send_message(refuse(self.sockets).encode(), "refused")
             await connection.close(CLOSE_TOO_MANY, "too many connections")
+            return
+        if connection.kind == "watch":
+            try:
+                await watch(self.core, self.boards, connection, connection.id)
+            except Exception:
+                log.exception("watch connection of tournament %s failed", connection.id)
+                await connection.close(1011, "server error")
+            finally:
+                self.sockets.close(key)
             return
         session = PlaySession(self.core, self.play, self.boards, self.limiter, connection, connection.entry_id)
         try:

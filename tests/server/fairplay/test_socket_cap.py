@@ -83,6 +83,7 @@ async def test_one_address_past_the_cap_is_refused_until_one_closes(capped: Serv
         await assert_refused(url)
         await assert_refused(play_url(capped.ws_url, 1))  # play (on the play port) and watch count together
         await assert_refused(f"{capped.ws_url}/ws/play/1")  # and on the server's own port
+        await assert_refused(f"ws://127.0.0.1:{capped.play_port}/ws/watch/{tournament_id}")  # a watcher there too
         await opened.pop().close()
         # Its place is free once the server has seen it close (soon after; at most a generous bound).
         for _ in range(100):

@@ -69,7 +69,7 @@ async def test_a_message_in_several_frames_is_one_message(api: Api, server: Serv
 
 async def test_another_path_on_the_play_port_is_not_found(server: ServerProcess) -> None:
     base = f"ws://127.0.0.1:{server.play_port}"
-    for path in ("/ws/watch/1", "/ws/play/x", "/ws/play/", "/"):
+    for path in ("/ws/watch/x", "/ws/play/x", "/ws/play/", "/ws/other/1", "/"):
         with pytest.raises(websockets.InvalidStatus) as refused:
             await websockets.connect(base + path)
         assert refused.value.response.status_code == 404, path

@@ -128,9 +128,15 @@ async def play_some(player: Player, game: Game, count: int) -> None:
 # ----------------------------------------------------------------------------- watching
 
 
-async def test_watcher_gets_snapshot_then_updates(api: Api, server) -> None:
+@pytest.fixture(params=["port", "play_port"])
+def watch_ws(request: pytest.FixtureRequest, server: ServerProcess) -> str:
+    """Where the watchers connect: the server's own port, or its play port (the same watch socket)."""
+    return str(server.ws_url) if request.param == "port" else f"ws://127.0.0.1:{server.play_port}"
+
+
+async def test_watcher_gets_snapshot_then_updates(api: Api, server, watch_ws: str) -> None:
     tour = api.create_tournament(name="watched", seed=SEED, **SETTINGS)
-    ws, snap = await watcher(server.ws_url, tour["id"])
+    ws, snap = await watcher(watch_ws, tour["id"])
     assert snap["type"] == "snapshot" and snap["status"] == "open" and snap["entrants"] == 0 and snap["top"] == []
     player, entry = await new_player(api, server.ws_url, tour["id"], "watched-1")
     game = Game(Settings(**SETTINGS), SEED)
@@ -160,12 +166,12 @@ async def test_watcher_gets_snapshot_then_updates(api: Api, server) -> None:
     await player.close()
 
 
-async def test_a_watcher_following_entries_is_sent_only_their_changes(api: Api, server) -> None:
+async def test_a_watcher_following_entries_is_sent_only_their_changes(api: Api, server, watch_ws: str) -> None:
     tour = api.create_tournament(name="follow", seed=SEED, **SETTINGS)
     (p1, e1), (p2, e2) = [await new_player(api, server.ws_url, tour["id"], f"follow-{i}") for i in range(2)]
-    every, _ = await watcher(server.ws_url, tour["id"])
-    one, _ = await watcher(server.ws_url, f"{tour['id']}?follow={e1['id']}")
-    none, _ = await watcher(server.ws_url, f"{tour['id']}?follow=")
+    every, _ = await watcher(watch_ws, tour["id"])
+    one, _ = await watcher(watch_ws, f"{tour['id']}?follow={e1['id']}")
+    none, _ = await watcher(watch_ws, f"{tour['id']}?follow=")
     await play_some(p1, Game(Settings(**SETTINGS), SEED), 3)
     await play_some(p2, Game(Settings(**SETTINGS), SEED), 3)
     best = max(r["score"] for r in api.http.get(f"/api/tournaments/{tour['id']}/leaderboard").json()["rows"])
@@ -192,18 +198,18 @@ async def test_a_watcher_following_entries_is_sent_only_their_changes(api: Api, 
         await player.close()
 
 
-async def test_a_bad_follow_list_is_refused(api: Api, server) -> None:
+async def test_a_bad_follow_list_is_refused(api: Api, server, watch_ws: str) -> None:
     tour = api.create_tournament(name="bad follow", seed=SEED, **SETTINGS)
     for follow in ("abc", "1,-2", ",".join(["7"] * 101), str(2**63)):
-        msg = await refused_watch(f"{server.ws_url}/ws/watch/{tour['id']}?follow={follow}", 4000)
+        msg = await refused_watch(f"{watch_ws}/ws/watch/{tour['id']}?follow={follow}", 4000)
         assert msg["code"] == "bad_message" and "follow" in msg["reason"], msg
 
 
-async def test_watcher_updates_are_coalesced_under_a_burst(api: Api, server) -> None:
+async def test_watcher_updates_are_coalesced_under_a_burst(api: Api, server, watch_ws: str) -> None:
     tour = api.create_tournament(name="burst", seed=SEED, **SETTINGS)
     players = [await new_player(api, server.ws_url, tour["id"], f"burst-{i}") for i in range(4)]
-    ws, _ = await watcher(server.ws_url, tour["id"])
-    stalled = await websockets.connect(f"{server.ws_url}/ws/watch/{tour['id']}", max_queue=1)  # never read
+    ws, _ = await watcher(watch_ws, tour["id"])
+    stalled = await websockets.connect(f"{watch_ws}/ws/watch/{tour['id']}", max_queue=1)  # never read
     received: list[float] = []
 
     async def listen() -> None:
@@ -239,8 +245,8 @@ async def test_watcher_updates_are_coalesced_under_a_burst(api: Api, server) -> 
         await player.close()
 
 
-async def test_watching_an_unknown_tournament_is_refused(server) -> None:
-    msg = await refused_watch(f"{server.ws_url}/ws/watch/99999999", 4004)
+async def test_watching_an_unknown_tournament_is_refused(watch_ws: str) -> None:
+    msg = await refused_watch(f"{watch_ws}/ws/watch/99999999", 4004)
     assert msg["code"] == "not_found"
 
 

@@ -1,0 +1,77 @@
+"""A watcher on the play port is sent its updates by the feed's offer itself (``Watcher.attach``):
+at once while its socket takes them, merged into one message (the latest row of each entry) while
+it does not, and sent when it does again. The real-socket side is in test_leaderboard (every watch
+test runs on both ports) and test_play_port."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from spidertour.server.watch.feeds import Tick, Watcher
+from spidertour.server.watch.messages import Row
+
+pytestmark = pytest.mark.asyncio
+
+
+class Socket:
+    """A connection's sending side as the watcher sees it: what it was sent, and whether it takes more."""
+
+    def __init__(self) -> None:
+        self.open = True
+        self.sent: list[dict[str, Any]] = []
+        self.callback: Any = None
+
+    def can_send(self) -> bool:
+        return self.open
+
+    def send_now(self, data: bytes) -> None:
+        assert self.open, "sent to a socket that takes nothing now"
+        self.sent.append(json.loads(data))
+
+    def when_writable(self, callback: Any) -> None:
+        self.callback = callback
+
+
+def row(entry_id: int, score: int) -> Row:
+    return Row(entry_id=entry_id, player=f"p{entry_id}", score=score, status="playing")
+
+
+def tick(changed: list[Row], top_score: int) -> Tick:
+    return Tick(7, 2, {r.entry_id: r for r in changed}, [row(1, top_score)], None)
+
+
+async def test_an_attached_watcher_is_sent_each_tick_at_once() -> None:
+    watcher, socket = Watcher(frozenset({2})), Socket()
+    watcher.offer(tick([row(2, 10)], 100))  # before the snapshot went: it waits
+    assert socket.sent == []
+    watcher.attach(socket, 7)
+    assert [m["changed"][0]["score"] for m in socket.sent] == [10]  # what waited goes at attach
+    watcher.offer(tick([row(2, 20)], 100))
+    watcher.offer(tick([row(1, 30)], 130))  # only the top page changed for it
+    assert [(m["changed"], m["top"][0]["score"]) for m in socket.sent[1:]] == [
+        ([{**socket.sent[0]["changed"][0], "score": 20}], 100),
+        ([], 130),
+    ]
+    assert not watcher.ready.is_set()  # nothing left waiting
+
+
+async def test_while_its_socket_takes_nothing_ticks_merge_and_go_when_it_does() -> None:
+    watcher, socket = Watcher(None), Socket()
+    watcher.attach(socket, 7)
+    socket.open = False
+    watcher.offer(tick([row(2, 10), row(3, 5)], 100))
+    watcher.offer(tick([row(2, 40)], 140))
+    watcher.offer_teams(b'{"type":"teams","teams":[]}')
+    assert socket.sent == []
+    socket.open = True
+    socket.callback()  # the socket takes more again
+    update, teams = socket.sent
+    assert {r["entry_id"]: r["score"] for r in update["changed"]} == {2: 40, 3: 5}  # the latest of each
+    assert update["top"][0]["score"] == 140 and teams["type"] == "teams"
+    watcher.detach()
+    assert socket.callback is None
+    watcher.offer(tick([row(2, 50)], 150))
+    assert len(socket.sent) == 2  # detached: offered, not sent
