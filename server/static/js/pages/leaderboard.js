@@ -6,7 +6,8 @@
 // first page (the socket's top rows) the board goes a page at a time, finds players by name and
 // jumps to the viewer's place, each page read from the server.
 
-import { api, knownEntries, player, wsUrl } from "../lib/api.js";
+import { api, knownEntries, player } from "../lib/api.js";
+import { socketUrl } from "../board/playplace.js";
 import { certifiedBadge, clock, countdown, dealsNote, describeSettings, el, number, statusName } from "../lib/ui.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
 import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
@@ -15,6 +16,8 @@ import { tournamentState } from "../lib/state.js";
 import { playerName } from "../standings/names.js";
 import { whenLine } from "../standings/when.js";
 import { moveMarks } from "../standings/moves.js";
+
+const OPEN_SECONDS = 4; // the play port's watch socket not open by then: the page's own port
 
 export function mount(main, tidText) {
   const tid = Number(tidText);
@@ -52,6 +55,8 @@ export function mount(main, tidText) {
   let stopped = false;
   let over = false;  // finished or cancelled: the board is final
   let retry = null;
+  let opening = null; // the play port's socket not open in time: the page's own port
+  let ownPort = false; // the play port could not be reached: the page's own port from then on
   let attempts = 0;
   let skew = 0; // the server's clock minus this device's, in seconds (from the messages' `at`)
   let teams = null; // a team battle's table ({node, update})
@@ -232,17 +237,42 @@ export function mount(main, tidText) {
     }
   }
 
-  function connect() {
+  async function connect() {
     // Follow only our own entries: updates then carry the top page and our rows, however big the field.
-    ws = new WebSocket(wsUrl(`/ws/watch/${tid}?follow=${[...mine].join(",")}`));
-    ws.onopen = () => {
+    // On the server's play port when it has one (as the game's socket), else, or when that cannot be
+    // reached, on the page's own port.
+    const place = await socketUrl(`/ws/watch/${tid}?follow=${[...mine].join(",")}`, ownPort);
+    if (stopped) return;
+    let opened = false;
+    let socket;
+    try {
+      socket = ws = new WebSocket(place.url);
+    } catch (err) {
+      if (!place.playPort) throw err;
+      ownPort = true; // refused by the page's own rules (its policy)
+      connect();
+      return;
+    }
+    clearTimeout(opening);
+    if (place.playPort) {
+      opening = setTimeout(() => {  // not open in time (a firewall dropping it): the page's own port
+        if (opened || socket !== ws || stopped) return;
+        ownPort = true;
+        socket.onclose = null;
+        socket.close();
+        connect();
+      }, OPEN_SECONDS * 1000);
+    }
+    socket.onopen = () => {
+      opened = true;
       attempts = 0;
       if (over) return;
       live.textContent = "\u25cf live";
       live.classList.add("on");
     };
-    ws.onmessage = (e) => receive(JSON.parse(e.data));
-    ws.onclose = () => {
+    socket.onmessage = (e) => receive(JSON.parse(e.data));
+    socket.onclose = () => {
+      if (place.playPort && !opened) ownPort = true; // blocked on the way (a proxy, a firewall)
       live.classList.remove("on");
       if (stopped || over) return;
       live.textContent = "reconnecting\u2026";
@@ -336,6 +366,7 @@ export function mount(main, tidText) {
     stopped = true;
     clearInterval(ticker);
     clearTimeout(retry);
+    clearTimeout(opening);
     clearTimeout(refetch);
     if (ws) ws.close();
   };
