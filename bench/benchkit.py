@@ -54,8 +54,9 @@ def add_play_socket(parser: Any) -> None:
     parser.add_argument(
         "--watch-socket",
         choices=["port", "asgi"],
-        default="asgi",
-        help="port: the watchers on each server's PLAY_PORT too (with --play-socket port); asgi: on its PORT",
+        default="port",
+        help="port: the watchers on each server's PLAY_PORT too, as the live board does (with --play-socket "
+        "port); asgi: on its PORT",
     )
 
 
