@@ -74,7 +74,7 @@ ROUTES: list[ControllerRouterHandler] = [
 
 
 def create_app(config: Config | None = None, play_listener: socket.socket | None = None) -> Litestar:
-    """The app; the play socket also on ``play_listener`` (or PLAY_PORT) when PLAY_PORT is set."""
+    """The app; the play and watch sockets also on ``play_listener`` (or PLAY_PORT) when PLAY_PORT is set."""
     config = config or Config.from_env()
     return Litestar(
         route_handlers=[

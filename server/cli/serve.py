@@ -70,7 +70,11 @@ def run_serve(args: argparse.Namespace) -> int:
                 play_listener.close()
             print(f"error: DATABASE_URL: {problem}", file=sys.stderr)
             return 2
-    also = "" if config.play_port is None else f" (the play socket also on ws://{host}:{config.play_port}/ws/play/)"
+    also = (
+        ""
+        if config.play_port is None
+        else f" (the play and watch sockets also on ws://{host}:{config.play_port}/ws/play/ and /ws/watch/)"
+    )
     print(f"spidertour on http://{host}:{port}/{also}", flush=True)
     server = uvicorn.Server(
         uvicorn.Config(

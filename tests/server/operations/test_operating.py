@@ -113,7 +113,7 @@ def test_client_errors_are_one_info_line_and_logs_can_be_json(
     lines = Path(proc.log_path).read_text().splitlines()
     assert lines[0] == (
         f"spidertour on http://127.0.0.1:{proc.port}/"
-        f" (the play socket also on ws://127.0.0.1:{proc.play_port}/ws/play/)"
+        f" (the play and watch sockets also on ws://127.0.0.1:{proc.play_port}/ws/play/ and /ws/watch/)"
     )
     records = [json.loads(line) for line in lines[1:] if line.strip()]
     client_errors = [r for r in records if r["logger"] == "spidertour.http"]
