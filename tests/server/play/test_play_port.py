@@ -4,6 +4,7 @@ test runs on it too (``tests.client.Player`` connects where the server says)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -100,3 +101,26 @@ async def test_a_stopping_server_closes_the_play_port_with_1012(api: Api, own_se
     with pytest.raises(websockets.ConnectionClosed) as closed:
         await player.recv()
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+
+
+async def test_the_play_port_serves_the_watch_socket_as_the_servers_own(api: Api, server: ServerProcess) -> None:
+    _, token = api.register("port-watched")
+    tournament_id = int(api.create_tournament(name="port-watched", variant="spider78", suits=1, time_limit=600)["id"])
+    entry_id = int(api.join(tournament_id, token)["id"])
+    async with websockets.connect(f"ws://127.0.0.1:{server.play_port}/ws/watch/{tournament_id}") as watch:
+        snapshot = json.loads(await watch.recv())
+        assert snapshot["type"] == "snapshot" and snapshot["entrants"] == 1
+        await watch.send(json.dumps({"type": "ping"}))
+        assert json.loads(await watch.recv())["type"] == "pong"
+        await watch.send("{not json")
+        refused = json.loads(await watch.recv())
+        assert refused["type"] == "error" and refused["code"] == "bad_message"
+        player, _ = await Player.connect(server.ws_url, entry_id, token)
+        await player.start()  # the entry starts playing: the watcher is told
+        for _ in range(20):
+            update = json.loads(await asyncio.wait_for(watch.recv(), 10))
+            if update["type"] == "update" and any(r["status"] == "playing" for r in update["changed"]):
+                break
+        else:
+            pytest.fail("the watcher on the play port was not told the game started")
+        await player.close()
