@@ -27,7 +27,8 @@ class Watch:
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
 
-        url = f"{ws_url(self.server)}/ws/watch/{self.swarm.tournament_id}"
+        base = self.swarm.play_bases.get(self.server) or ws_url(self.server)  # where a browser watches
+        url = f"{base}/ws/watch/{self.swarm.tournament_id}"
         if self.follow is not None:
             url += "?follow=" + ",".join(map(str, self.follow))
         cfg = self.swarm.cfg
