@@ -12,6 +12,7 @@ GC_THRESHOLDS = (50_000, 20, 100)
 
 _PAUSES = [GC_PAUSE.labels(str(generation)) for generation in range(3)]
 _began = [0.0]
+_paused = [0.0]  # seconds paused in collections so far (those timed by ``time_pause``)
 
 
 def time_pause(phase: str, info: dict[str, Any]) -> None:
@@ -19,7 +20,14 @@ def time_pause(phase: str, info: dict[str, Any]) -> None:
     if phase == "start":
         _began[0] = time.perf_counter()
     else:
-        _PAUSES[info["generation"]].observe(time.perf_counter() - _began[0])
+        pause = time.perf_counter() - _began[0]
+        _paused[0] += pause
+        _PAUSES[info["generation"]].observe(pause)
+
+
+def gc_paused() -> float:
+    """The seconds this process has paused in garbage collections so far (once ``tune_gc`` has run)."""
+    return _paused[0]
 
 
 def tune_gc() -> None:

@@ -5,6 +5,7 @@ try_again (busy) and changes nothing, then plays the same move sent again."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import time
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from spidertour.server.operations.collector import gc_paused, time_pause
 from spidertour.server.play.pacing.lag import TICK, LoopLag
 from tests.client import Api
 from tests.conftest import server_env
@@ -95,3 +97,38 @@ async def test_a_move_read_while_the_loop_is_behind_is_try_again(
     assert again["type"] == "result" and again["n"] == 1 and again["seq"] == 1, again
     assert await stored(database_url, [entry]) == 1
     await player.close()
+
+
+async def test_a_garbage_collection_is_measured_but_does_not_make_it_busy() -> None:
+    """A collection is one stall, not an overload: the lag shows it, ``behind`` does not."""
+    added = time_pause not in gc.callbacks
+    if added:
+        gc.callbacks.append(time_pause)
+    heap = [[i] for i in range(1_500_000)]  # containers enough for a collection of a few hundred ms
+    for i in range(0, len(heap) - 1, 2):
+        heap[i].append(heap[i + 1])
+    lag = LoopLag(0.05)
+    lag.start()
+    try:
+        await asyncio.sleep(3 * TICK)
+        paused = gc_paused()
+        began = time.monotonic()
+        gc.collect()  # on the loop, as a collection triggered by an allocation would be
+        took = time.monotonic() - began
+        assert gc_paused() - paused >= 0.8 * took  # the pause was timed
+        assert took > 0.1, f"the collection took only {took:.3f} s: not a stall to test with"
+        deadline = time.monotonic() + 1
+        while lag.lag < 0.05:  # measured as late...
+            assert time.monotonic() < deadline, "the collection was never measured"
+            await asyncio.sleep(0)
+        assert lag.own < 0.05 and not lag.behind  # ...but the process is not busy for it
+        time.sleep(0.3)  # a stall that is not a collection still is
+        deadline = time.monotonic() + 1
+        while not lag.behind:
+            assert time.monotonic() < deadline, f"lag {lag.lag:.3f} s never made it busy"
+            await asyncio.sleep(0)
+    finally:
+        await lag.stop()
+        del heap
+        if added:
+            gc.callbacks.remove(time_pause)
