@@ -104,7 +104,7 @@ async def test_a_garbage_collection_is_measured_but_does_not_make_it_busy() -> N
     added = time_pause not in gc.callbacks
     if added:
         gc.callbacks.append(time_pause)
-    heap = [[i] for i in range(1_500_000)]  # containers enough for a collection of a few hundred ms
+    heap: list[list[object]] = [[i] for i in range(1_500_000)]  # enough for a collection of a few hundred ms
     for i in range(0, len(heap) - 1, 2):
         heap[i].append(heap[i + 1])
     lag = LoopLag(0.05)
