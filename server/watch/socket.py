@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 import msgspec
 from litestar import WebSocket, websocket
@@ -13,7 +13,8 @@ from litestar import WebSocket, websocket
 from ..core import Core, core_of
 from ..fairplay.sockets import admit, sockets_of
 from ..lib.http import valid_id
-from ..lib.messages import Error, Pong, encoder, now, send_text
+from ..lib.litestar_socket import LitestarSocket
+from ..lib.messages import Error, Pong, encoder, now
 from ..operations.metrics import DB_ERRORS, WATCHERS
 from ..storage.pool import UNAVAILABLE
 from . import store
@@ -47,8 +48,9 @@ def parse_follow(raw: str | None) -> frozenset[int] | None:
 
 
 class WatchTransport(Protocol):
-    """What the watch code needs of its connection: Litestar's websocket on PORT (``LitestarWatch``)
-    or the play port's lighter one (``play.sockets.fast``), which can also send at once (``direct``)."""
+    """What the watch code needs of its connection: Litestar's websocket on PORT
+    (``lib.litestar_socket.LitestarSocket``) or the play port's lighter one (``play.sockets.fast``),
+    which can also send at once (``direct``)."""
 
     async def accept(self) -> None: ...
 
@@ -69,35 +71,6 @@ class WatchTransport(Protocol):
     def direct(self) -> Direct | None:
         """The connection as a ``Direct`` sender, when it can send without waiting."""
         ...
-
-
-class LitestarWatch:
-    """The watch socket on the server's own port (``/ws/watch/{tournament_id}`` of the Litestar app)."""
-
-    def __init__(self, socket: WebSocket[Any, Any, Any]) -> None:
-        self.socket = socket
-
-    async def accept(self) -> None:
-        await self.socket.accept()
-
-    def query(self, name: str) -> str | None:
-        return cast("str | None", self.socket.query_params.get(name))
-
-    async def receive(self) -> str | bytes | None:
-        event = await self.socket.receive()
-        if event["type"] == "websocket.disconnect":
-            return None
-        return cast("str | bytes", event.get("text") or event.get("bytes") or b"")
-
-    async def send_message(self, data: bytes, who: str) -> bool:
-        return await send_text(self.socket, data.decode(), who)
-
-    async def close(self, code: int, reason: str) -> None:
-        with contextlib.suppress(Exception):
-            await self.socket.close(code=code, reason=reason)
-
-    def direct(self) -> Direct | None:
-        return None
 
 
 async def _refuse(socket: WatchTransport, error: Error, close_code: int, close_reason: str) -> None:
@@ -122,7 +95,7 @@ async def watch_socket(socket: WebSocket[Any, Any, Any], tournament_id: int) -> 
     if key is None:
         return
     try:
-        await watch(core_of(socket), boards_of(socket), LitestarWatch(socket), tournament_id)
+        await watch(core_of(socket), boards_of(socket), LitestarSocket(socket), tournament_id)
     finally:
         sockets_of(socket).close(key)
 

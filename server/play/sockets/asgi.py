@@ -10,10 +10,10 @@ from ...core import core_of
 from ...fairplay.addresses import client_address
 from ...fairplay.limits import limiter_of
 from ...fairplay.sockets import admit, sockets_of
+from ...lib.litestar_socket import LitestarSocket
 from ...watch.boards import boards_of
 from ..runtime import play_of
 from ..session import PlaySession
-from ..transport import LitestarTransport
 from . import serve
 
 
@@ -24,6 +24,6 @@ async def play_socket(socket: WebSocket[Any, Any, Any], entry_id: int) -> None:
     if key is None:
         return
     core = core_of(socket)
-    transport = LitestarTransport(socket, client_address(socket, core.config.proxies))
+    transport = LitestarSocket(socket, client_address(socket, core.config.proxies))
     session = PlaySession(core, play_of(socket), boards_of(socket), limiter_of(socket), transport, entry_id)
     await serve(session, lambda: sockets_of(socket).close(key))

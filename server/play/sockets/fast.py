@@ -51,7 +51,6 @@ class FastTransport(WSListener):
         self.server = server
         self.loop = asyncio.get_running_loop()  # asked once: on Python 3.11 each ask costs a getpid()
         self.kind, self.id = kind, id
-        self.entry_id = id  # a player's
         self.params = parse_qs(query, keep_blank_values=True)
         self.forwarded = forwarded
         self.on_writable: Callable[[], None] | None = None  # a watcher's: sends what waits once the client reads
@@ -216,20 +215,18 @@ class FastPlay:
             await connection.send_message(refuse(self.sockets).encode(), "refused")
             await connection.close(CLOSE_TOO_MANY, "too many connections")
             return
-        if connection.kind == "watch":
-            try:
-                await watch(self.core, self.boards, connection, connection.id)
-            except Exception:
-                log.exception("watch connection of tournament %s failed", connection.id)
-                await connection.close(1011, "server error")
-            finally:
-                self.sockets.close(key)
-            return
-        session = PlaySession(self.core, self.play, self.boards, self.limiter, connection, connection.entry_id)
         try:
-            await serve(session, lambda: self.sockets.close(key))
+            if connection.kind == "watch":
+                try:
+                    await watch(self.core, self.boards, connection, connection.id)
+                finally:
+                    self.sockets.close(key)
+            else:
+                session = PlaySession(self.core, self.play, self.boards, self.limiter, connection, connection.id)
+                await serve(session, lambda: self.sockets.close(key))
         except Exception:
-            log.exception("play connection of entry %s failed", connection.entry_id)
+            whose = "entry" if connection.kind == "play" else "tournament"
+            log.exception("%s connection of %s %s failed", connection.kind, whose, connection.id)
             await connection.close(1011, "server error")
 
     async def close(self, grace: float = 5.0) -> None:
