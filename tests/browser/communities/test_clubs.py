@@ -150,12 +150,15 @@ async def test_a_teacher_runs_a_private_cup_for_a_class(
         await expect(kid.locator(".notice.error").first).to_contain_text("entry code")
         await no_sideways_scroll(kid)
         await kid.goto(f"/#/join/{tid}/{entry_code}")
-        await expect(kid.locator("[data-field=access]")).to_have_text(
+        # A hash-only navigation returns before the page is drawn, while the lobby's cards (each
+        # with its own access line and code field) are still there: look inside the join page.
+        joining = kid.locator(".join-page")
+        await expect(joining.locator("[data-field=access]")).to_have_text(
             f"Members of {club_name} only, with the entry code"
         )
-        await expect(kid.locator("[data-field=entry-code]")).to_have_value(entry_code)
+        await expect(joining.locator("[data-field=entry-code]")).to_have_value(entry_code)
         await no_sideways_scroll(kid)
-        await kid.locator("[data-action=join]").click()
+        await joining.locator("[data-action=join]").click()
         await kid.wait_for_url("**/#/play/*")
         token = await kid.evaluate("JSON.parse(localStorage.getItem('spidertour.player')).token")
         mine = api.http.get("/api/me/entries", headers=bearer(token)).json()
