@@ -65,7 +65,7 @@ def lifespan(
             key = config.address_key.encode() if config.address_key else await address_key(pool)
             limiter = Limiter(redis, config.redis_prefix, config.proxies, key)
             signouts = Signouts(redis, pool, config.redis_prefix)
-            play = Play(pool, config, boards, signouts)
+            play = Play(pool, config, boards.hub.process_id, signouts)
             boards.hub.on_takeover = play.taken_over_elsewhere
             boards.hub.on_stop = play.stopped_elsewhere
             pars = Pars(pool, config.solver_seconds)

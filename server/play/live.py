@@ -66,21 +66,20 @@ class LiveGame:
             return None
         return self.opens_at + self.deal * self.time_limit
 
-    def row(self, status: str | None = None) -> Row:
-        """This entry as the leaderboard shows it (``status``: its status after a move not yet recorded here)."""
-        status = self.status if status is None else status
+    def row(self) -> Row:
+        """This entry as the leaderboard shows it."""
         game = self.game
         if game is None:
             return Row(
-                entry_id=self.entry_id, player=self.player, score=self.score_before, status=status, team=self.team
+                entry_id=self.entry_id, player=self.player, score=self.score_before, status=self.status, team=self.team
             )
         return Row(
             entry_id=self.entry_id,
             player=self.player,
             score=self.score_before + (game.score if game.final_score is None else game.final_score),
-            status=status,
+            status=self.status,
             time_left=None if game.time_left is None else self.time_before + game.time_left,
-            deadline=self.deadline if status == "playing" else None,
+            deadline=self.deadline if self.status == "playing" else None,
             team=self.team,
         )
 

@@ -1,9 +1,7 @@
 """The play side of a running server: the connections playing here, and the commits of their moves.
 
 Many games' moves go to PostgreSQL in one statement (``lib.batch``): while one commit is on its
-way, the next gathers moves, and commits start at least ``COMMIT_INTERVAL_MS`` apart. The rows of
-the moves that changed a standing go on the leaderboard with the commit, in one Redis round trip,
-before any of its moves is answered: a move is acknowledged once, after both.
+way, the next gathers moves, and commits start at least ``COMMIT_INTERVAL_MS`` apart.
 """
 
 from __future__ import annotations
@@ -18,26 +16,21 @@ from ..config import Config
 from ..lib.batch import Batcher
 from ..operations.metrics import COMMIT_BATCH, DB_ERRORS, MOVES
 from ..players.signouts import Signouts
-from ..watch.boards import Boards
-from ..watch.messages import Row
 from .pacing.lag import LoopLag
 from .store import MoveRecord, record_moves
 
 Event = tuple[str, Any]
-Standing = tuple[int, int, Row]  # a move's new row on its tournament's board: tournament id, ordinal, row
-Commit = tuple[MoveRecord, Standing | None]  # a move to commit, and its row when it changed a standing
 
 
 class Play:
-    def __init__(self, db: asyncpg.Pool, config: Config, boards: Boards, signouts: Signouts) -> None:
+    def __init__(self, db: asyncpg.Pool, config: Config, process_id: str, signouts: Signouts) -> None:
         self.db = db
-        self.boards = boards
-        self.process_id = boards.hub.process_id  # this process, as the hub names it to the others
+        self.process_id = process_id  # this process, as the hub names it to the others
         self.signouts = signouts  # each connection's session, watched for its end
         # entry id -> the events queue of the connection playing it here (one per entry)
         self.sessions: dict[int, asyncio.Queue[Event]] = {}
         self.db_timeout = config.db_timeout  # a commit's, waiting for a connection included
-        self.moves: Batcher[Commit, bool] = Batcher(
+        self.moves: Batcher[MoveRecord, bool] = Batcher(
             self._commit,
             max_batch=1000,
             concurrency=config.commits,
@@ -51,20 +44,15 @@ class Play:
         """Too many moves wait to commit, or the event loop runs behind: a move is answered try_again."""
         return self.moves.full or self.lag.behind
 
-    async def _commit(self, batch: list[Commit]) -> list[bool]:
-        """One commit of many games' moves, counted; then the new standings of those written, on
-        the boards and on their way to the watchers (Redis failing marks them missed, see
-        ``Boards.publish_rows``: the moves stand)."""
+    async def _commit(self, batch: list[MoveRecord]) -> list[bool]:
+        """One commit of many games' moves, counted."""
         COMMIT_BATCH.observe(len(batch))
         try:
-            written = await record_moves(self.db, [record for record, _ in batch], self.db_timeout)
+            written = await record_moves(self.db, batch, self.db_timeout)
         except Exception:
             DB_ERRORS.inc()
             raise
         MOVES.inc(sum(written))
-        rows = [standing for (_, standing), ok in zip(batch, written, strict=True) if ok and standing is not None]
-        if rows:
-            await self.boards.publish_rows(rows)
         return written
 
     def tell(self, entry_id: int, kind: str, data: Any = None) -> None:

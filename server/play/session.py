@@ -401,26 +401,21 @@ class PlaySession:
             return
         status = game.outcome or "playing"
         move_json = move.to_json()
-        # Most moves change no standing: only those that do go on the board, with their commit.
-        changed = (game.score, game.outcome) != standing and not (live.practice or live.hidden)
         try:
             ok = await self.play.moves.submit(
-                (
-                    store.MoveRecord(
-                        live.entry_id,
-                        self.epoch,
-                        live.moves + 1,
-                        seq,
-                        MOVE_JSON.encode(move_json).decode(),
-                        game.t,
-                        game.score + live.score_before,  # the entry's running total over its deals
-                        game.reveals,
-                        game.sequences,
-                        status,
-                        None if game.final_score is None else game.final_score + live.score_before,
-                        None if game.time_left is None else game.time_left + live.time_before,
-                    ),
-                    (live.tournament_id, live.ordinal, live.row(status)) if changed else None,
+                store.MoveRecord(
+                    live.entry_id,
+                    self.epoch,
+                    live.moves + 1,
+                    seq,
+                    MOVE_JSON.encode(move_json).decode(),
+                    game.t,
+                    game.score + live.score_before,  # the entry's running total over its deals
+                    game.reveals,
+                    game.sequences,
+                    status,
+                    None if game.final_score is None else game.final_score + live.score_before,
+                    None if game.time_left is None else game.time_left + live.time_before,
                 )
             )
         except DB_FAILURES as err:
@@ -437,6 +432,8 @@ class PlaySession:
         live.last_move = move_json
         live.last_result = result
         live.status = status
+        if (game.score, game.outcome) != standing:  # most moves change no score: nothing to rank or tell
+            await self._publish()
         await self._send_result(seq, move_json, result)
         if game.over:
             await self._send_over()

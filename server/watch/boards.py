@@ -65,26 +65,6 @@ class Boards:
             self._written(tournament_id, row.entry_id)
         self.hub.changed(tournament_id, row)
 
-    async def publish_rows(self, items: list[tuple[int, int, Row]]) -> None:
-        """``publish`` for the rows of a commit of moves, of any tournaments: the board in one round trip
-        (per thousand rows), then the watchers. Redis failing is counted and marks the rows missed."""
-        for start in range(0, len(items), 1000):
-            part = items[start : start + 1000]
-            try:
-                built = await self.board.record_many(part)
-            except REDIS_FAILURES:
-                REDIS_ERRORS.inc()
-                log.warning("leaderboard write of %d rows failed", len(part))
-                for tournament_id, _, row in part:
-                    self._missed(tournament_id, [row.entry_id])
-                continue
-            for (tournament_id, _, row), ok in zip(part, built, strict=True):
-                if not ok:
-                    self.stale.add(tournament_id)
-                self._written(tournament_id, row.entry_id)
-        for tournament_id, _, row in items:
-            self.hub.changed(tournament_id, row)
-
     def _missed(self, tournament_id: int, entry_ids: list[int]) -> None:
         """These entries' rows on the board may be old: ``rewrite`` writes them again from PostgreSQL."""
         self.stale.add(tournament_id)  # and the board itself may be gone (Redis restarted meanwhile)
