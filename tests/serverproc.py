@@ -30,6 +30,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def silent_listener() -> socket.socket:
+    """A port that takes connections and never answers (as a firewall that lets a connection in and
+    drops what follows): the kernel completes the TCP handshake, nobody reads. Close it when done."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(64)
+    return s
+
+
 class ServerProcess:
     def __init__(
         self,

@@ -10,7 +10,7 @@ from playwright.async_api import Page, Route, expect
 from spidertour.engine import Game, Settings
 from tests.browser.helpers import card_moves, click_move, expect_board, sign_in
 from tests.client import Api
-from tests.serverproc import ServerProcess, free_port
+from tests.serverproc import ServerProcess, free_port, silent_listener
 
 SEED = "browser-play-port"
 SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 1, "time_limit": 600}
@@ -47,5 +47,22 @@ async def test_a_play_port_out_of_reach_falls_back_to_the_pages_own(
 
     await page.route("**/api/play/socket", elsewhere)
     url = await play_one_move(page, api, "fallback")
+    assert url.startswith(f"ws://127.0.0.1:{server.port}/ws/play/"), url
+    await expect(page.locator(".conn")).to_be_hidden()
+
+
+async def test_a_play_port_that_never_answers_falls_back_in_seconds(
+    page: Page, api: Api, server: ServerProcess
+) -> None:
+    """Connected but never upgraded (a firewall dropping what follows the handshake): the page gives
+    the play port four seconds, then plays on its own port."""
+    with silent_listener() as silent:
+        port = silent.getsockname()[1]
+
+        async def elsewhere(route: Route) -> None:
+            await route.fulfill(json={"port": port})
+
+        await page.route("**/api/play/socket", elsewhere)
+        url = await play_one_move(page, api, "silent")
     assert url.startswith(f"ws://127.0.0.1:{server.port}/ws/play/"), url
     await expect(page.locator(".conn")).to_be_hidden()

@@ -12,7 +12,7 @@ from playwright.async_api import Page, Route, WebSocket, expect
 from spidertour.engine import Game, Settings
 from tests.client import Api, Player
 from tests.server.helpers import FREE
-from tests.serverproc import ServerProcess, free_port
+from tests.serverproc import ServerProcess, free_port, silent_listener
 
 SEED = "browser-board-socket"
 SETTINGS: dict[str, Any] = {"variant": "spider78", "suits": 1, "time_limit": 600}
@@ -48,17 +48,20 @@ async def watched_live(page: Page, api: Api, server: ServerProcess, name: str) -
     return opened[0]
 
 
-@pytest.mark.parametrize("reachable", [True, False], ids=["play-port", "fallback"])
+@pytest.mark.parametrize("reachable", ["yes", "closed", "silent"])
 async def test_the_board_watches_on_the_play_port_or_its_own(
-    page: Page, api: Api, server: ServerProcess, reachable: bool
+    page: Page, api: Api, server: ServerProcess, reachable: str
 ) -> None:
-    if not reachable:
-        closed = free_port()  # nothing listens there: as a play port a proxy or firewall does not pass
+    """``closed``: nothing listens at the play port (a proxy or firewall that refuses it); ``silent``:
+    it connects and never answers (one that drops what follows), given four seconds."""
+    with silent_listener() as silent:
+        if reachable != "yes":
+            port = free_port() if reachable == "closed" else silent.getsockname()[1]
 
-        async def elsewhere(route: Route) -> None:
-            await route.fulfill(json={"port": closed})
+            async def elsewhere(route: Route) -> None:
+                await route.fulfill(json={"port": port})
 
-        await page.route("**/api/play/socket", elsewhere)
-    url = await watched_live(page, api, server, f"board-socket-{'port' if reachable else 'own'}")
-    port = server.play_port if reachable else server.port
+            await page.route("**/api/play/socket", elsewhere)
+        url = await watched_live(page, api, server, f"board-socket-{reachable}")
+    port = server.play_port if reachable == "yes" else server.port
     assert url.startswith(f"ws://127.0.0.1:{port}/ws/watch/"), url

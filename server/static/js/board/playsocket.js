@@ -2,11 +2,10 @@
 // after a dropped connection reconnect by itself, authenticate again (the server answers with the
 // whole state) and resend the move that was not answered, with the same sequence number.
 
-import { playUrl } from "./playplace.js";
+import { openSocket, playUrl } from "./playplace.js";
 
 const ANSWER_SECONDS = 8; // a move unanswered this long: the connection is presumed dead
 const PING_SECONDS = 25;
-const OPEN_SECONDS = 4; // the play port not open by then: the page's own port instead
 const NO_RETRY = new Set([4001, 4003, 4008]); // taken over, not yours, flooding: a person decides
 
 /** The view after a result: its changed columns replaced and its other fields merged in. */
@@ -32,7 +31,7 @@ export class PlaySocket {
     this.view = null; // the whole view: from state, brought up to date by every result
     this.attempts = 0;
     this.stopped = false;
-    this.timers = { retry: null, answer: null, ping: null, open: null };
+    this.timers = { retry: null, answer: null, ping: null };
     this.ownPort = false; // the play port could not be reached: the page's own port from then on
     this.opening = 0; // which connect() is the latest
   }
@@ -47,37 +46,16 @@ export class PlaySocket {
     });
   }
 
-  open({ url, playPort }) {
-    let ws;
-    try {
-      ws = this.ws = new WebSocket(url);
-    } catch (err) {
-      if (!playPort) throw err;
-      this.ownPort = true; // refused by the page's own rules (its policy): the page's own port
-      this.connect();
-      return;
-    }
-    let opened = false;
-    ws.onopen = () => {
-      opened = true;
-      ws.send(JSON.stringify({ type: "auth", token: this.token }));
-    };
-    ws.onmessage = (event) => this.receive(JSON.parse(event.data));
-    ws.onclose = (event) => {
-      if (playPort && !opened) this.ownPort = true; // blocked on the way (a proxy, a firewall)
-      this.closed(ws, event);
-    };
-    clearTimeout(this.timers.open);
-    if (playPort) {
-      // Not open in time (a firewall dropping it, a policy blocking it): the page's own port.
-      this.timers.open = setTimeout(() => {
-        if (opened || ws !== this.ws || this.stopped) return;
-        this.ownPort = true;
-        ws.onclose = null;
-        ws.close();
-        this.connect();
-      }, OPEN_SECONDS * 1000);
-    }
+  open(place) {
+    const ws = openSocket(place, this, {
+      onopen: (socket) => socket.send(JSON.stringify({ type: "auth", token: this.token })),
+      onmessage: (event) => this.receive(JSON.parse(event.data)),
+      onclose: (event, socket) => this.closed(socket, event),
+      again: () => this.connect(),
+      stale: (socket) => socket !== this.ws || this.stopped,
+    });
+    if (ws === null) return;
+    this.ws = ws;
     clearInterval(this.timers.ping);
     this.timers.ping = setInterval(() => this.raw({ type: "ping" }), PING_SECONDS * 1000);
   }

@@ -7,7 +7,7 @@
 // jumps to the viewer's place, each page read from the server.
 
 import { api, knownEntries, player } from "../lib/api.js";
-import { socketUrl } from "../board/playplace.js";
+import { openSocket, socketUrl } from "../board/playplace.js";
 import { certifiedBadge, clock, countdown, dealsNote, describeSettings, el, number, statusName } from "../lib/ui.js";
 import { teamPanel, teamTag } from "../lib/teams.js";
 import { tiedIds, tieMark, tieNote } from "../standings/ties.js";
@@ -16,8 +16,6 @@ import { tournamentState } from "../lib/state.js";
 import { playerName } from "../standings/names.js";
 import { whenLine } from "../standings/when.js";
 import { moveMarks } from "../standings/moves.js";
-
-const OPEN_SECONDS = 4; // the play port's watch socket not open by then: the page's own port
 
 export function mount(main, tidText) {
   const tid = Number(tidText);
@@ -55,8 +53,7 @@ export function mount(main, tidText) {
   let stopped = false;
   let over = false;  // finished or cancelled: the board is final
   let retry = null;
-  let opening = null; // the play port's socket not open in time: the page's own port
-  let ownPort = false; // the play port could not be reached: the page's own port from then on
+  const fallback = { ownPort: false }; // the play port could not be reached: the page's own port from then on
   let attempts = 0;
   let skew = 0; // the server's clock minus this device's, in seconds (from the messages' `at`)
   let teams = null; // a team battle's table ({node, update})
@@ -241,44 +238,27 @@ export function mount(main, tidText) {
     // Follow only our own entries: updates then carry the top page and our rows, however big the field.
     // On the server's play port when it has one (as the game's socket), else, or when that cannot be
     // reached, on the page's own port.
-    const place = await socketUrl(`/ws/watch/${tid}?follow=${[...mine].join(",")}`, ownPort);
+    const place = await socketUrl(`/ws/watch/${tid}?follow=${[...mine].join(",")}`, fallback.ownPort);
     if (stopped) return;
-    let opened = false;
-    let socket;
-    try {
-      socket = ws = new WebSocket(place.url);
-    } catch (err) {
-      if (!place.playPort) throw err;
-      ownPort = true; // refused by the page's own rules (its policy)
-      connect();
-      return;
-    }
-    clearTimeout(opening);
-    if (place.playPort) {
-      opening = setTimeout(() => {  // not open in time (a firewall dropping it): the page's own port
-        if (opened || socket !== ws || stopped) return;
-        ownPort = true;
-        socket.onclose = null;
-        socket.close();
-        connect();
-      }, OPEN_SECONDS * 1000);
-    }
-    socket.onopen = () => {
-      opened = true;
-      attempts = 0;
-      if (over) return;
-      live.textContent = "\u25cf live";
-      live.classList.add("on");
-    };
-    socket.onmessage = (e) => receive(JSON.parse(e.data));
-    socket.onclose = () => {
-      if (place.playPort && !opened) ownPort = true; // blocked on the way (a proxy, a firewall)
-      live.classList.remove("on");
-      if (stopped || over) return;
-      live.textContent = "reconnecting\u2026";
-      attempts += 1;
-      retry = setTimeout(connect, Math.min(5000, 300 * 2 ** attempts));
-    };
+    const socket = openSocket(place, fallback, {
+      onopen: () => {
+        attempts = 0;
+        if (over) return;
+        live.textContent = "\u25cf live";
+        live.classList.add("on");
+      },
+      onmessage: (e) => receive(JSON.parse(e.data)),
+      onclose: () => {
+        live.classList.remove("on");
+        if (stopped || over) return;
+        live.textContent = "reconnecting\u2026";
+        attempts += 1;
+        retry = setTimeout(connect, Math.min(5000, 300 * 2 ** attempts));
+      },
+      again: connect,
+      stale: (s) => s !== ws || stopped,
+    });
+    if (socket !== null) ws = socket;
   }
 
   function unknown() {
@@ -366,7 +346,6 @@ export function mount(main, tidText) {
     stopped = true;
     clearInterval(ticker);
     clearTimeout(retry);
-    clearTimeout(opening);
     clearTimeout(refetch);
     if (ws) ws.close();
   };
