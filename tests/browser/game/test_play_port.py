@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.async_api import Page, Route, expect
 
 from spidertour.engine import Game, Settings
@@ -37,32 +38,19 @@ async def test_the_page_plays_on_the_play_port(page: Page, api: Api, server: Ser
     assert url.startswith(f"ws://127.0.0.1:{server.play_port}/ws/play/"), url
 
 
+@pytest.mark.parametrize("reachable", ["closed", "silent"])
 async def test_a_play_port_out_of_reach_falls_back_to_the_pages_own(
-    page: Page, api: Api, server: ServerProcess
+    page: Page, api: Api, server: ServerProcess, reachable: str
 ) -> None:
-    closed = free_port()  # nothing listens there: as a play port a proxy or firewall does not pass
-
-    async def elsewhere(route: Route) -> None:
-        await route.fulfill(json={"port": closed})
-
-    await page.route("**/api/play/socket", elsewhere)
-    url = await play_one_move(page, api, "fallback")
-    assert url.startswith(f"ws://127.0.0.1:{server.port}/ws/play/"), url
-    await expect(page.locator(".conn")).to_be_hidden()
-
-
-async def test_a_play_port_that_never_answers_falls_back_in_seconds(
-    page: Page, api: Api, server: ServerProcess
-) -> None:
-    """Connected but never upgraded (a firewall dropping what follows the handshake): the page gives
-    the play port four seconds, then plays on its own port."""
+    """``closed``: nothing listens at the play port (a proxy or firewall that refuses it); ``silent``:
+    it connects and never answers (one that drops what follows), given four seconds."""
     with silent_listener() as silent:
-        port = silent.getsockname()[1]
+        port = free_port() if reachable == "closed" else silent.getsockname()[1]
 
         async def elsewhere(route: Route) -> None:
             await route.fulfill(json={"port": port})
 
         await page.route("**/api/play/socket", elsewhere)
-        url = await play_one_move(page, api, "silent")
+        url = await play_one_move(page, api, f"fallback-{reachable}")
     assert url.startswith(f"ws://127.0.0.1:{server.port}/ws/play/"), url
     await expect(page.locator(".conn")).to_be_hidden()
