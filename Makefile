@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Test processes: each runs its own server, database and Redis prefix; a module stays on one.
-TEST_WORKERS ?= 2
+# Test processes: each runs its own server, database and Redis prefix; a module stays on one. More
+# than the cores: much of a test is waiting for its server or browser.
+TEST_WORKERS ?= 3
 # The type checker reads the import names (spidertour.engine, ...) through links to the folders.
 TYPECHECK := .typecheck/spidertour
 
