@@ -154,6 +154,11 @@ class Watcher:
             mine = {eid: tick.changed[eid] for eid in self.follow if eid in tick.changed}
             if not mine and tick.top_same and tick.status is None:
                 return  # nothing this watcher sees has changed: nothing to send
+        direct = self.direct
+        if direct is not None and not self.ready.is_set() and (self.follow is None or not mine) and direct.can_send():
+            # Attached, nothing waiting, and the socket takes it: the tick's shared encoding goes now.
+            direct.send_now(tick.all_encoded() if self.follow is None else tick.bare_encoded())
+            return
         if not self.ready.is_set():  # nothing waiting: this tick goes as it is
             self.pending = mine  # a reference; never changed in place
             self.status = tick.status

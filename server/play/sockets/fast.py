@@ -63,6 +63,7 @@ class FastTransport(WSListener):
         self.writable.set()
         self.gone = False
         self.closing = False
+        self.queued: list[bytes] = []  # answers to send at the end of this turn of the loop (``FastPlay.later``)
 
     # ------------------------------------------------------------------ picows's side
 
@@ -96,6 +97,7 @@ class FastTransport(WSListener):
 
     def on_ws_disconnected(self, transport: WSTransport) -> None:
         self.gone = True
+        self.queued.clear()
         self.writable.set()
         self._put(None)
 
@@ -118,6 +120,7 @@ class FastTransport(WSListener):
         ws = self.ws
         if ws is None or self.gone or self.closing:
             return
+        self.flush_queued()  # what the session sent before its close goes first
         self.closing = True
         with contextlib.suppress(Exception):
             ws.send_close(cast(WSCloseCode, code), reason.encode())  # any code: picows sends its number
@@ -144,8 +147,18 @@ class FastTransport(WSListener):
         if ws is None or self.gone or self.closing:
             log.info("%s: the client left before its answer (closed)", who)
             return False
-        ws.send(WSMsgType.TEXT, data)
+        if not self.queued:
+            self.server.later(self)
+        self.queued.append(data)
         return True
+
+    def flush_queued(self) -> None:
+        """Send the answers queued in this turn of the loop, in order."""
+        queued, self.queued = self.queued, []
+        ws = self.ws
+        if ws is not None and not self.gone:
+            for data in queued:
+                ws.send(WSMsgType.TEXT, data)
 
     async def close(self, code: int, reason: str) -> None:
         self._shut(code, reason)
@@ -163,8 +176,11 @@ class FastTransport(WSListener):
         return self.writable.is_set() and self.ws is not None and not self.gone and not self.closing
 
     def send_now(self, data: bytes) -> None:
+        """Sent at the end of this turn of the loop, with the other watchers' (``FastPlay.later``)."""
         if self.ws is not None and not self.gone and not self.closing:
-            self.ws.send(WSMsgType.TEXT, data)
+            if not self.queued:
+                self.server.later(self)
+            self.queued.append(data)
 
     def when_writable(self, callback: Callable[[], None] | None) -> None:
         self.on_writable = callback
@@ -177,6 +193,20 @@ class FastPlay:
         self.core, self.play, self.boards, self.limiter, self.sockets = core, play, boards, limiter, sockets
         self.server: asyncio.Server | None = None
         self.connections: dict[FastTransport, asyncio.Task[None]] = {}
+        self.outgoing: list[FastTransport] = []  # connections with answers queued in this turn of the loop
+
+    def later(self, connection: FastTransport) -> None:
+        """Send ``connection``'s queued answers at the end of this turn of the loop, with every other
+        connection's: the answers of a commit's moves go out back to back, not each between two
+        sessions' Python."""
+        if not self.outgoing:
+            connection.loop.call_soon(self._send_queued)
+        self.outgoing.append(connection)
+
+    def _send_queued(self) -> None:
+        outgoing, self.outgoing = self.outgoing, []
+        for connection in outgoing:
+            connection.flush_queued()
 
     async def open(self, listener: socket.socket | None = None) -> None:
         """Listen on ``listener``, or on HOST at PLAY_PORT."""
