@@ -162,7 +162,8 @@ async def moves(db: Db, entry_id: int, after: int = 0) -> list[asyncpg.Record]:
 
 
 class MoveRecord(NamedTuple):
-    """One accepted move and the entry's state after it."""
+    """One accepted move and the entry's state after it: a row of the ``move_row`` type (schema/025), field by
+    field, in its order."""
 
     entry_id: int
     epoch: int
@@ -178,10 +179,7 @@ class MoveRecord(NamedTuple):
     time_left: int | None
 
 
-RECORD_SQL = """WITH i AS (
-               SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::bigint[], $5::text[],
-                                    $6::float8[], $7::int[], $8::int[], $9::int[], $10::text[], $11::int[], $12::int[])
-                   AS i(entry_id, epoch, n, seq, move, t, score, reveals, sequences, status, final_score, time_left)),
+RECORD_SQL = """WITH i AS (SELECT * FROM unnest($1::move_row[])),
            u AS (
                UPDATE entries e SET moves = i.n, last_seq = i.seq, score = i.score, reveals = i.reveals,
                       sequences = i.sequences, status = i.status, final_score = i.final_score,
@@ -205,11 +203,10 @@ async def record_moves(db: asyncpg.Pool, records: list[MoveRecord], timeout: flo
     the pool's own): a stalled database fails the commit (TimeoutError) within it, whichever part of
     it was stalled.
     """
-    columns = list(zip(*records, strict=True))
     began = time.monotonic()
     async with db.acquire(timeout=timeout) as conn:
         left = None if timeout is None else max(timeout - (time.monotonic() - began), 0.001)
-        written = await conn.fetch(RECORD_SQL, *columns, timeout=left)
+        written = await conn.fetch(RECORD_SQL, records, timeout=left)  # rows of ``move_row``
     done = {r["entry_id"] for r in written}
     return [r.entry_id in done for r in records]
 
