@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
+from .loop_histogram import LoopHistogram
+
 REGISTRY = CollectorRegistry(auto_describe=True)
 
 PLAY_CONNECTIONS = Gauge("spidertour_play_connections", "Play websocket connections open", registry=REGISTRY)
@@ -16,7 +18,7 @@ MOVES = Counter("spidertour_moves", "Moves accepted and committed", registry=REG
 REFUSALS = Counter(
     "spidertour_refusals", "Error messages sent on play connections, by code", ["code"], registry=REGISTRY
 )
-ACK_SECONDS = Histogram(
+ACK_SECONDS = LoopHistogram(  # observed on every move: no lock (see loop_histogram)
     "spidertour_ack_seconds",
     "From a move's turn on its connection to its answer being sent (commit included)",
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
