@@ -62,6 +62,7 @@ class PlaySession:
         self.limiter = limiter
         self.socket = socket
         self.entry_id = entry_id
+        self.who = f"entry {entry_id}"  # the connection in the log (made once, not on every answer)
         self.events: asyncio.Queue[Event] = asyncio.Queue()
         self.live: LiveGame | None = None
         self.epoch = 0
@@ -78,7 +79,7 @@ class PlaySession:
 
     async def send(self, msg: p.ServerMessage) -> None:
         if not self.closed:  # a client gone before its answer closes the session quietly
-            self.closed = not await self.socket.send_message(encoder.encode(msg), f"entry {self.entry_id}")
+            self.closed = not await self.socket.send_message(encoder.encode(msg), self.who)
 
     async def error(self, code: str, reason: str, seq: int | None = None) -> None:
         REFUSALS.labels(code).inc()

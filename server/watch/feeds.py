@@ -148,12 +148,15 @@ class Watcher:
         return out
 
     def offer(self, tick: Tick) -> None:
-        if self.follow is None:
-            mine = tick.changed
-        else:
-            mine = {eid: tick.changed[eid] for eid in self.follow if eid in tick.changed}
-            if not mine and tick.top_same and tick.status is None:
+        follow, changed = self.follow, tick.changed
+        if follow is None:
+            mine = changed
+        elif follow.isdisjoint(changed):  # the common case, a set operation: no loop of Python's
+            if tick.top_same and tick.status is None:
                 return  # nothing this watcher sees has changed: nothing to send
+            mine = {}
+        else:
+            mine = {eid: changed[eid] for eid in follow if eid in changed}
         direct = self.direct
         if direct is not None and not self.ready.is_set() and (self.follow is None or not mine) and direct.can_send():
             # Attached, nothing waiting, and the socket takes it: the tick's shared encoding goes now.
@@ -238,7 +241,7 @@ class Feed:
         for watcher in self.watchers:
             if watcher.follow is None:
                 return list(changed)
-            wanted.update(eid for eid in watcher.follow if eid in changed)
+            wanted |= watcher.follow & changed.keys()
         return list(wanted)
 
     async def _run(self) -> None:
