@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from prometheus_client import CollectorRegistry, Histogram, generate_latest
 
-from spidertour.server.operations.loop_histogram import LoopHistogram
+from spidertour.server.operations.metrics import LoopHistogram
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025)
 
