@@ -301,7 +301,8 @@ class Feed:
     async def _teams(self, changed: dict[int, Row], status: str | None) -> bytes | None:
         """A team battle's standings, encoded, when a team's entry changed and they did too."""
         top, board = self.teams_top, self.team_board
-        if top is None or board is None:
+        if top is None or board is None:  # no team battle: nothing to read again at the next tick either
+            self.stale_teams = False
             return None
         if status is None and not any(row.team is not None for row in changed.values()) and not self.stale_teams:
             return None

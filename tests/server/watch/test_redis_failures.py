@@ -101,7 +101,7 @@ async def test_every_call_site_outlives_a_reset_connection(redis_url: str) -> No
     assert await asyncio.to_thread(uvloop.run, _run(redis_url)) == []
 
 
-async def _refreshed(redis_url: str) -> bool:
+async def _refreshed(redis_url: str) -> tuple[bool, bool]:
     prefix = unique_name("st")
     with TcpProxy.for_redis(redis_url) as proxy:
         redis = connect(proxy.url)
@@ -112,7 +112,10 @@ async def _refreshed(redis_url: str) -> bool:
             await asyncio.sleep(0.3)  # subscribed
             await boards.board.record(TID, 1, row(40))  # on the board, but its event never published
             proxy.reset()
-            return await _updated_to(watcher, 40)
+            updated = await _updated_to(watcher, 40)
+            await asyncio.sleep(0.6)  # two ticks more
+            feed = boards.hub.feeds[TID]
+            return updated, not (feed.stale or feed.stale_teams)
         finally:
             await boards.stop()
             await boards.board.drop(TID)
@@ -121,5 +124,8 @@ async def _refreshed(redis_url: str) -> bool:
 
 async def test_after_the_subscription_is_reset_watchers_get_the_standings_as_they_are(redis_url: str) -> None:
     """Events published while the subscription was down are lost for good: once it is back, each
-    feed sends its watchers the top page and count read afresh (here: a row whose event never came)."""
-    assert await asyncio.to_thread(uvloop.run, _refreshed(redis_url))
+    feed sends its watchers the top page and count read afresh (here: a row whose event never came);
+    then the feed is quiet again (no team battle: no team standings left to read at every tick)."""
+    updated, settled = await asyncio.to_thread(uvloop.run, _refreshed(redis_url))
+    assert updated
+    assert settled
