@@ -158,9 +158,9 @@ class Watcher:
         else:
             mine = {eid: changed[eid] for eid in follow if eid in changed}
         direct = self.direct
-        if direct is not None and not self.ready.is_set() and (self.follow is None or not mine) and direct.can_send():
+        if direct is not None and not self.ready.is_set() and (follow is None or not mine) and direct.can_send():
             # Attached, nothing waiting, and the socket takes it: the tick's shared encoding goes now.
-            direct.send_now(tick.all_encoded() if self.follow is None else tick.bare_encoded())
+            direct.send_now(tick.all_encoded() if follow is None else tick.bare_encoded())
             return
         if not self.ready.is_set():  # nothing waiting: this tick goes as it is
             self.pending = mine  # a reference; never changed in place

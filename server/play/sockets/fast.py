@@ -156,7 +156,7 @@ class FastTransport(WSListener):
         """Send the answers queued in this turn of the loop, in order."""
         queued, self.queued = self.queued, []
         ws = self.ws
-        if ws is not None and not self.gone:
+        if ws is not None and not self.gone and not self.closing:  # nothing after a close frame
             for data in queued:
                 ws.send(WSMsgType.TEXT, data)
 
@@ -206,7 +206,10 @@ class FastPlay:
     def _send_queued(self) -> None:
         outgoing, self.outgoing = self.outgoing, []
         for connection in outgoing:
-            connection.flush_queued()
+            try:
+                connection.flush_queued()
+            except Exception:  # one broken socket never holds back the others' answers
+                log.warning("could not send to a %s connection of %s", connection.kind, connection.id, exc_info=True)
 
     async def open(self, listener: socket.socket | None = None) -> None:
         """Listen on ``listener``, or on HOST at PLAY_PORT."""

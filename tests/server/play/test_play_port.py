@@ -7,12 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
 import websockets
 
+from spidertour.server.play.sockets.fast import FastPlay
 from tests.client import Api, Player, play_url
 from tests.conftest import server_env
 from tests.serverproc import ServerProcess
@@ -124,3 +125,28 @@ async def test_the_play_port_serves_the_watch_socket_as_the_servers_own(api: Api
         else:
             pytest.fail("the watcher on the play port was not told the game started")
         await player.close()
+
+
+class Queued:
+    """A connection's side as ``FastPlay.later`` sees it: its loop, and what its flush did."""
+
+    def __init__(self, name: str, fails: bool = False) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.kind, self.id, self.fails = "play", name, fails
+        self.flushed = 0
+
+    def flush_queued(self) -> None:
+        self.flushed += 1
+        if self.fails:
+            raise OSError("the socket broke")
+
+
+async def test_a_turns_answers_go_once_at_its_end_and_one_broken_socket_holds_back_none() -> None:
+    play = FastPlay(*([cast(Any, None)] * 5))
+    first, broken, last = Queued("a"), Queued("b", fails=True), Queued("c")
+    for connection in (first, broken, last):
+        play.later(cast(Any, connection))
+    assert (first.flushed, last.flushed) == (0, 0)  # not during the turn
+    await asyncio.sleep(0)  # the turn ends
+    assert (first.flushed, broken.flushed, last.flushed) == (1, 1, 1)
+    assert play.outgoing == []
