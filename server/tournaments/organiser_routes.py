@@ -105,9 +105,10 @@ async def edit_tournament(request: Request[Any, Any, Any], tournament_id: int, d
 async def close_entries(request: Request[Any, Any, Any], tournament_id: int) -> p.Tournament:
     """Organiser: close an open tournament now. No new entry or start; games already running go on."""
     db = core_of(request).db
-    row = await managed(request, tournament_id)
+    await managed(request, tournament_id)
     if not await store.close_entries(db, tournament_id):
-        raise HTTPException(status_code=409, detail=f"the tournament is {row['status']}: only an open one closes")
+        now = await _current(db, tournament_id)  # as it is now: it may have opened or finished since it was read
+        raise HTTPException(status_code=409, detail=f"the tournament is {now.status}: only an open one closes")
     boards_of(request).status_changed(tournament_id, "closing")
     return await _current(db, tournament_id)
 
@@ -122,9 +123,10 @@ async def close_entries(request: Request[Any, Any, Any], tournament_id: int) -> 
 async def cancel_tournament(request: Request[Any, Any, Any], tournament_id: int) -> p.Tournament:
     """Organiser: cancel. Every game ends now, nothing is ranked, the seed and replays are published."""
     db = core_of(request).db
-    row = await managed(request, tournament_id)
+    await managed(request, tournament_id)
     if not await organiser.cancel(db, play_of(request), boards_of(request), tournament_id):
-        raise HTTPException(status_code=409, detail=f"the tournament is {row['status']}: it cannot be cancelled")
+        now = await _current(db, tournament_id)  # it may have finished since it was read
+        raise HTTPException(status_code=409, detail=f"the tournament is {now.status}: it cannot be cancelled")
     return await _current(db, tournament_id)
 
 

@@ -147,10 +147,14 @@ class FastTransport(WSListener):
         if ws is None or self.gone or self.closing:
             log.info("%s: the client left before its answer (closed)", who)
             return False
+        self._queue(data)
+        return True
+
+    def _queue(self, data: bytes) -> None:
+        """Keep ``data`` for the end of this turn of the loop; the first of a turn asks ``FastPlay.later``."""
         if not self.queued:
             self.server.later(self)
         self.queued.append(data)
-        return True
 
     def flush_queued(self) -> None:
         """Send the answers queued in this turn of the loop, in order."""
@@ -178,9 +182,7 @@ class FastTransport(WSListener):
     def send_now(self, data: bytes) -> None:
         """Sent at the end of this turn of the loop, with the other watchers' (``FastPlay.later``)."""
         if self.ws is not None and not self.gone and not self.closing:
-            if not self.queued:
-                self.server.later(self)
-            self.queued.append(data)
+            self._queue(data)
 
     def when_writable(self, callback: Callable[[], None] | None) -> None:
         self.on_writable = callback

@@ -104,6 +104,11 @@ async def test_closing_entries_early(api: Api, server: Any) -> None:
     assert_error(api.http.post(f"/api/tournaments/{tid}/close", headers=api.admin()), 409)
     scheduled = api.create_tournament(name=unique("close-sched"), opens_in=600, closes_in=1200)
     assert_error(api.http.post(f"/api/tournaments/{scheduled['id']}/close", headers=api.admin()), 409, "scheduled")
+    # Closed with no game running, a tournament finishes at the clock's next tick: too late to cancel.
+    idle = api.create_tournament(name=unique("close-idle"), seed=SEED)["id"]
+    assert api.http.post(f"/api/tournaments/{idle}/close", headers=api.admin()).status_code == 200
+    wait_for(lambda: api.tournament(idle)["status"] == "finished")
+    assert_error(api.http.post(f"/api/tournaments/{idle}/cancel", headers=api.admin()), 409, "finished")
 
 
 async def test_cancelling_ends_games_reveals_the_seed_and_ranks_nothing(api: Api, server: Any) -> None:
