@@ -87,7 +87,8 @@ async def _play(server: ServerProcess, entry: dict[str, Any], token: str, moves:
 @pytest.fixture(scope="module")
 def world(api: Api, server: ServerProcess) -> Iterator[dict[str, Any]]:
     """A club's evening: an organiser with a club and a series, a finished tournament of four players
-    (one never started), a running one with three (one playing on the page), and a player's account."""
+    (one never started), a running one with three (one playing on the page), and a player's account.
+    The running tournament's name and a player's are long words that a phone's width cannot hold."""
     organiser = _organiser(api)
     club = api.http.post("/api/clubs", json={"name": "Thursday club"}, headers=bearer(organiser)).json()
     series = api.http.post("/api/series", json={"name": "Winter season"}, headers=bearer(organiser)).json()
@@ -108,8 +109,10 @@ def world(api: Api, server: ServerProcess) -> Iterator[dict[str, Any]]:
         return r.json()  # type: ignore[no-any-return]
 
     finished = tournament("Autumn final with a rather long name", 4)
-    running = tournament("Thursday evening", 3600)
-    players = {name: api.register(name) for name in ("ann", "bob", "cy", "dee")}
+    # Names with no space to break at (a tournament's, a player's) must wrap, not widen the page.
+    running = tournament("ThursdayEveningSpiderAtTheSpringfieldElementarySchoolClubhouse", 3600)
+    names = {"ann": "ann", "bob": "bob", "cy": "MaximilianAlexanderVonHohenzollernSpider", "dee": "dee"}
+    players = {key: api.register(name) for key, name in names.items()}
 
     played: dict[str, int] = {}  # the finished tournament's entries that played
 

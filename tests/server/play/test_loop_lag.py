@@ -27,7 +27,10 @@ async def test_a_held_loop_is_behind_until_it_catches_up() -> None:
     lag.start()
     try:
         await asyncio.sleep(3 * TICK)
-        assert not lag.behind and lag.lag < 0.1
+        settled = time.monotonic() + 2
+        while lag.behind or lag.lag >= 0.1:  # a loaded machine may have held this process a moment already
+            assert time.monotonic() < settled, f"lag {lag.lag:.3f} s: never settled below 0.1 s"
+            await asyncio.sleep(TICK)
         time.sleep(0.3)  # the loop held: nothing else runs for 300 ms
         deadline = time.monotonic() + 1
         while not lag.behind:  # the timer's first wake-up after the hold sees it
