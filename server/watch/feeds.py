@@ -50,6 +50,7 @@ class Tick:
         self.top_same = False  # the top page and the count are those of the last tick
         self._all: bytes | None = None
         self._bare: bytes | None = None
+        self._rows_at = 0  # where the changed rows go in the bare encoding (0: not found yet)
 
     def update(self, changed: list[Row]) -> Update:
         return Update(
@@ -73,6 +74,21 @@ class Tick:
             self._bare = _encoder.encode(self.update([]))
         return self._bare
 
+    def encoded_for(self, rows: dict[int, Row] | None) -> bytes:
+        """The update for one watcher: every changed row (None), or those given, with the top page.
+
+        Rows of its own are set into the bare encoding (``"changed":[]`` comes before any string
+        field), so the top page is encoded once a tick, not once a watcher."""
+        if rows is None:
+            return self.all_encoded()
+        bare = self.bare_encoded()
+        if not rows:
+            return bare
+        at = self._rows_at
+        if not at:
+            at = self._rows_at = bare.index(b'"changed":[') + len(b'"changed":[')
+        return b"".join((bare[:at], b",".join([_encoder.encode(row) for row in rows.values()]), bare[at:]))
+
 
 class Direct(Protocol):
     """A connection that can send at once, without waiting (the play port's): its updates go as
@@ -94,9 +110,10 @@ class Watcher:
     (or, ``attach``-ed to a connection that sends at once, the offer sends it there and then).
 
     ``follow``: the entries whose changes this watcher wants (None: every entry). When the last
-    update has gone, the next tick is sent as the feed encoded it, shared, with no copying; only a
-    watcher still busy sending merges ticks (latest row per entry), so it never holds more than
-    one message's worth and never slows anyone (drop-to-latest).
+    update has gone, the next tick is sent as the feed encoded it (shared, with no copying; or, with
+    rows of its own, those set into it); only a watcher still busy sending merges ticks (latest row
+    per entry), so it never holds more than one message's worth and never slows anyone
+    (drop-to-latest).
     """
 
     def __init__(self, follow: frozenset[int] | None = None) -> None:
@@ -105,7 +122,7 @@ class Watcher:
         self.status: str | None = None
         self.top: list[Row] = []
         self.entrants = 0
-        self.fresh: bytes | None = None  # the tick's shared encoding, when nothing else is pending
+        self.fresh: bytes | None = None  # the tick's encoding for this watcher, when nothing else is pending
         self.updated = False  # an update waits to be sent
         self.teams: bytes | None = None  # the latest team standings not yet sent
         self.ready = asyncio.Event()
@@ -149,30 +166,26 @@ class Watcher:
 
     def offer(self, tick: Tick) -> None:
         follow, changed = self.follow, tick.changed
+        mine: dict[int, Row] | None
         if follow is None:
-            mine = changed
+            mine = None  # every changed row
         elif follow.isdisjoint(changed):  # the common case, a set operation: no loop of Python's
             if tick.top_same and tick.status is None:
                 return  # nothing this watcher sees has changed: nothing to send
             mine = {}
         else:
             mine = {eid: changed[eid] for eid in follow if eid in changed}
-        direct = self.direct
-        if direct is not None and not self.ready.is_set() and (follow is None or not mine) and direct.can_send():
-            # Attached, nothing waiting, and the socket takes it: the tick's shared encoding goes now.
-            direct.send_now(tick.all_encoded() if follow is None else tick.bare_encoded())
-            return
         if not self.ready.is_set():  # nothing waiting: this tick goes as it is
-            self.pending = mine  # a reference; never changed in place
+            encoded = tick.encoded_for(mine)
+            direct = self.direct
+            if direct is not None and direct.can_send():  # attached, and the socket takes it: now
+                direct.send_now(encoded)
+                return
+            self.pending = changed if mine is None else mine  # a reference; never changed in place
             self.status = tick.status
-            if self.follow is None:
-                self.fresh = tick.all_encoded()
-            elif not mine:
-                self.fresh = tick.bare_encoded()
-            else:  # some followed rows: a message of its own, made when sent
-                self.fresh = None
+            self.fresh = encoded
         else:  # the last one is still waiting: merge into a new dict (the tick's stays untouched)
-            self.pending = {**self.pending, **mine}
+            self.pending = {**self.pending, **(changed if mine is None else mine)}
             if tick.status is not None:
                 self.status = tick.status
             self.fresh = None

@@ -8,10 +8,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
 import pytest
 
 from spidertour.server.watch.feeds import Tick, Watcher
-from spidertour.server.watch.messages import Row
+from spidertour.server.watch.messages import Row, TeamTag
 
 pytestmark = pytest.mark.asyncio
 
@@ -75,3 +76,31 @@ async def test_while_its_socket_takes_nothing_ticks_merge_and_go_when_it_does() 
     assert socket.callback is None
     watcher.offer(tick([row(2, 50)], 150))
     assert len(socket.sent) == 2  # detached: offered, not sent
+
+
+async def test_a_watcher_s_own_rows_are_set_into_the_tick_s_encoding() -> None:
+    """Rows of its own go into the update the tick encoded once: the same message as encoded whole."""
+    tricky = Row(
+        entry_id=3,
+        player='"changed":[] ,',
+        score=-5,
+        status="ended",
+        time_left=12,
+        rank=9,
+        team=TeamTag(id=4, name="]}"),
+    )
+    changed = {2: row(2, 10), 3: tricky, 5: row(5, 7)}
+    t = Tick(7, 40, changed, [row(1, 100), Row(entry_id=8, player="[", score=1, status="playing")], "closing")
+    for mine in ({}, {3: tricky}, {2: changed[2], 3: tricky}, None):
+        rows = list((changed if mine is None else mine).values())
+        whole = msgspec.json.encode(t.update(rows))
+        assert json.loads(t.encoded_for(mine)) == json.loads(whole)
+        assert t.encoded_for(mine) == whole  # byte for byte
+    for watcher in (Watcher(frozenset({3, 9})), Watcher(frozenset({9}))):  # attached, or waiting to be taken
+        socket = Socket()
+        watcher.attach(socket, 7)
+        waiting = Watcher(frozenset({3}))
+        watcher.offer(t)
+        waiting.offer(t)
+        assert [r["entry_id"] for r in socket.sent[0]["changed"]] == ([3] if watcher.follow == {3, 9} else [])
+        assert json.loads(waiting.take(7)) == json.loads(msgspec.json.encode(t.update([tricky])))
