@@ -200,7 +200,8 @@ async def test_the_podium_and_standings_keep_aligned_and_scroll_with_the_page(
         assert max(b["place"] for b in boxes) - min(b["place"] for b in boxes) < 1, boxes
         assert all(b["cut"] == "ellipsis" and b["lines"] < 1.5 and b["inside"] for b in boxes), boxes
         if size == "phone":  # a third of a phone's width: the long name is cut short, its link too
-            cut = "(n) => [n, n.querySelector('a')].map((e) => [e.scrollWidth > e.clientWidth, e.getBoundingClientRect().right])"
+            cut = """(n) => [n, n.querySelector('a')]
+                       .map((e) => [e.scrollWidth > e.clientWidth, e.getBoundingClientRect().right])"""
             (_, name_right), (link_cut, link_right) = await shown_names.nth(1).evaluate(cut)
             assert link_cut and link_right <= name_right + 0.5  # the link's box ends where the name's does
         await expect(page.locator(".standings.final tbody tr")).to_have_count(len(names))
