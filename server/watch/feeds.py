@@ -169,7 +169,7 @@ class Watcher:
         mine: dict[int, Row] | None
         if follow is None:
             mine = None  # every changed row
-        elif follow.isdisjoint(changed):  # the common case, a set operation: no loop of Python's
+        elif changed.keys().isdisjoint(follow):  # the common case: looks up the few followed, not every change
             if tick.top_same and tick.status is None:
                 return  # nothing this watcher sees has changed: nothing to send
             mine = {}
