@@ -117,7 +117,7 @@ class Unwalkable(dict[int, Row]):
 async def test_offering_a_tick_looks_up_a_watcher_s_entries_and_never_walks_every_change() -> None:
     """A thousand watchers of a big tournament each follow a few entries: a tick's offer costs each of
     them a look-up of those few, not a pass over the tick's thousand changes (that pass cost a
-    watcher 14 us a tick at 1,250 changes: bench/feed_bench.py)."""
+    watcher 14 us a tick at 1,250 changes: bench/scale/feed_bench.py)."""
     changed = Unwalkable({eid: row(eid, eid) for eid in range(2, 1252)})
     t = Tick(7, 2000, changed, [row(1, 5000)], None)
     t.top_same = True

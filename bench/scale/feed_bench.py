@@ -1,8 +1,8 @@
 """What a feed's tick costs its watchers: one tick offered to 1,000 watchers on the play port, each
 following one entry of 2,000 and the top page, timed alone (no socket: what is sent is counted).
 
-.venv/bin/python bench/feed_bench.py                 # 250, 1,250 and 2,000 entries changed a tick
-.venv/bin/python bench/feed_bench.py --changed 1250 --watchers 1000 --ticks 200
+.venv/bin/python bench/scale/feed_bench.py                 # 250, 1,250 and 2,000 entries changed a tick
+.venv/bin/python bench/scale/feed_bench.py --changed 1250 --watchers 1000 --ticks 200
 
 At 5,000 moves a second a feed ticks four times a second with about 1,250 entries changed, so the
 CPU of a tick in milliseconds, times 4, divided by 5, is the microseconds it adds to each move.
