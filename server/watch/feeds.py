@@ -74,12 +74,13 @@ class Tick:
             self._bare = _encoder.encode(self.update([]))
         return self._bare
 
-    def encoded_for(self, rows: dict[int, Row] | None) -> bytes:
-        """The update for one watcher: every changed row (None), or those given, with the top page.
+    def encoded_for(self, rows: dict[int, Row]) -> bytes:
+        """The update for one watcher: the tick's changes themselves (every row), or the rows given,
+        with the top page.
 
         Rows of its own are set into the bare encoding (``"changed":[]`` comes before any string
         field), so the top page is encoded once a tick, not once a watcher."""
-        if rows is None:
+        if rows is self.changed:
             return self.all_encoded()
         bare = self.bare_encoded()
         if not rows:
@@ -166,9 +167,8 @@ class Watcher:
 
     def offer(self, tick: Tick) -> None:
         follow, changed = self.follow, tick.changed
-        mine: dict[int, Row] | None
         if follow is None:
-            mine = None  # every changed row
+            mine = changed  # every changed row
         elif changed.keys().isdisjoint(follow):  # the common case: looks up the few followed, not every change
             if tick.top_same and tick.status is None:
                 return  # nothing this watcher sees has changed: nothing to send
@@ -181,11 +181,11 @@ class Watcher:
             if direct is not None and direct.can_send():  # attached, and the socket takes it: now
                 direct.send_now(encoded)
                 return
-            self.pending = changed if mine is None else mine  # a reference; never changed in place
+            self.pending = mine  # a reference; never changed in place
             self.status = tick.status
             self.fresh = encoded
         else:  # the last one is still waiting: merge into a new dict (the tick's stays untouched)
-            self.pending = {**self.pending, **(changed if mine is None else mine)}
+            self.pending = {**self.pending, **mine}
             if tick.status is not None:
                 self.status = tick.status
             self.fresh = None
