@@ -17,6 +17,7 @@ from .core import Core
 from .fairplay.limits import Limiter
 from .fairplay.sockets import Sockets
 from .fairplay.store import address_key
+from .lib import passwords
 from .lib.tokens import new_token
 from .matches.clock import run_clock as run_matches_clock
 from .operations.collector import tune_gc
@@ -55,6 +56,7 @@ def lifespan(
                 await migrate(conn)
                 await warn_without_autovacuum(conn)
             pool = await create_pool(database_url, config.pool_size, config.db_timeout)
+            await asyncio.to_thread(passwords.prepare)  # the unknown handles' hash, before any sign-in
             redis = connect(redis_url, config.redis_pool_size)
             admin = config.admin_token
             if admin is None:

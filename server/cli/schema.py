@@ -15,57 +15,58 @@ from typing import Any
 
 import msgspec
 
-from ..brackets.messages import Bracket, BracketCreate, BracketDisqualify, BracketEdit
-from ..communities.messages import (
-    Club,
-    ClubCreate,
-    ClubEdit,
-    ClubJoin,
-    ClubOrganiserAdd,
-    CodesAgain,
-    CodeSheet,
-    Invite,
-    Member,
-    MemberCode,
-    Organised,
-    Organiser,
-    OrganiserCreate,
-    OrganiserCreated,
-    ProfileShown,
-    ProfileVisibility,
-    Roster,
-    RosterChecked,
-    RosterNames,
-)
-from ..competitions.practice_messages import Analysis, Computing, PracticeEntry
-from ..competitions.profiles import PlayerProfile, RatingHistory
-from ..competitions.progress import ClassProgress
-from ..competitions.series.messages import Series, SeriesCreate, SeriesStanding, SeriesTournamentAdd
-from ..fairplay.messages import IntegrityReport
-from ..matches.messages import Match, MatchAsk, MatchFormatOut, MatchSeat
-from ..operations.errors import ErrorBody
-from ..operations.health import Health
-from ..play.messages import ClientMessage, ServerMessage
-from ..players.messages import PlayerCreate, PlayerCreated
-from ..tournaments.messages import (
-    Disqualified,
-    Disqualify,
-    Entry,
-    JoinBody,
-    OrganiserEntry,
-    Schedule,
-    ScheduleCreate,
-    Standing,
-    Tournament,
-    TournamentCreate,
-    TournamentEdit,
-)
-
 PROTOCOL_JSON = Path(__file__).resolve().parents[2] / "schema" / "protocol.json"
 
 
 def json_schema() -> dict[str, Any]:
-    """The JSON Schema of every message."""
+    """The JSON Schema of every message. The messages are imported here, when asked for: every other
+    command starts without loading every domain of the server (and the web framework with them)."""
+    from ..brackets.messages import Bracket, BracketCreate, BracketDisqualify, BracketEdit
+    from ..communities.messages import (
+        Club,
+        ClubCreate,
+        ClubEdit,
+        ClubJoin,
+        ClubOrganiserAdd,
+        CodesAgain,
+        CodeSheet,
+        Invite,
+        Member,
+        MemberCode,
+        Organised,
+        Organiser,
+        OrganiserCreate,
+        OrganiserCreated,
+        ProfileShown,
+        ProfileVisibility,
+        Roster,
+        RosterChecked,
+        RosterNames,
+    )
+    from ..competitions.practice_messages import Analysis, Computing, PracticeEntry
+    from ..competitions.profiles import PlayerProfile, RatingHistory
+    from ..competitions.progress import ClassProgress
+    from ..competitions.series.messages import Series, SeriesCreate, SeriesStanding, SeriesTournamentAdd
+    from ..fairplay.messages import IntegrityReport
+    from ..matches.messages import Match, MatchAsk, MatchFormatOut, MatchSeat
+    from ..operations.errors import ErrorBody
+    from ..operations.health import Health
+    from ..play.messages import ClientMessage, ServerMessage
+    from ..players.messages import PlayerCreate, PlayerCreated
+    from ..tournaments.messages import (
+        Disqualified,
+        Disqualify,
+        Entry,
+        JoinBody,
+        OrganiserEntry,
+        Schedule,
+        ScheduleCreate,
+        Standing,
+        Tournament,
+        TournamentCreate,
+        TournamentEdit,
+    )
+
     (_, defs) = msgspec.json.schema_components(
         [
             TournamentCreate,

@@ -14,12 +14,13 @@ import json
 import socket
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..competitions import rating_scale, rating_store, ratings
 from ..config import Config, ConfigError
-from ..storage.pool import Connection
 from .args import an_id
+
+if TYPE_CHECKING:  # the ratings and the database are imported by the commands that use them
+    from ..storage.pool import Connection
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
@@ -195,6 +196,8 @@ def add_commands(sub: Any) -> None:
 
 
 def run_rebuild(args: argparse.Namespace) -> int:
+    from ..competitions import ratings
+
     config = _config()
     if config is None:
         return 2
@@ -208,6 +211,8 @@ def run_rebuild(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from ..competitions import rating_scale, rating_store, ratings
+
     config = _config()
     if config is None:
         return 2

@@ -19,16 +19,12 @@ from litestar.exceptions import (
 from litestar.handlers import BaseRouteHandler
 
 from ..core import core_of
+from .ids import MAX_ID as MAX_ID  # routes take both from here
+from .ids import valid_id as valid_id
 from .tokens import same_secret
 
-MAX_ID = 2**63 - 1  # ids are PostgreSQL bigints: anything larger names nothing
 T = TypeVar("T")
 DISCONNECTED = "client disconnected prematurely"  # what the framework says when the body stops short
-
-
-def valid_id(value: int) -> bool:
-    """Could this be an id at all (PostgreSQL would refuse anything else as a bigint)?"""
-    return 0 < value <= MAX_ID
 
 
 def bearer(connection: ASGIConnection[Any, Any, Any, Any]) -> str:

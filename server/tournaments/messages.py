@@ -13,7 +13,7 @@ from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 from ..communities.messages import ClubRef as ClubRef
 from ..communities.messages import OrganiserRef as OrganiserRef
-from ..lib.http import MAX_ID
+from ..lib.ids import MAX_ID
 
 EntryCode = Annotated[str, Meta(min_length=4, max_length=64)]
 # A rating limit: an ordinal (mu - 3 sigma) of the tournament's game (docs/competitions.md, Ratings).

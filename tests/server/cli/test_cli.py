@@ -50,6 +50,18 @@ def test_the_installed_command_lists_every_subcommand() -> None:
         assert command in done.stdout
 
 
+def test_the_command_line_starts_without_the_server_s_weight() -> None:
+    """Parsing a command loads neither the web framework, nor the database and Redis clients, nor
+    makes an argon2 hash: a command that needs them imports them when it runs."""
+    heavy = ("litestar", "asyncpg", "redis", "argon2", "uvicorn")
+    probe = (
+        f"import sys, spidertour.server.cli.main as m; m.parser(); print(*[n for n in {heavy!r} if n in sys.modules])"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == []
+
+
 def test_version() -> None:
     script = Path(sys.executable).parent / "spidertour"
     done = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
