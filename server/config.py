@@ -103,6 +103,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     db_timeout: Annotated[float, Meta(gt=0, le=3600)] = 3.0
     commits: Annotated[int, Meta(ge=1, le=100)] = 1  # move batches committing at once
     commit_interval_ms: Annotated[float, Meta(ge=0, le=10_000)] = 10.0  # between two commits' starts
+    feed_ms: Annotated[float, Meta(ge=50, le=10_000)] = 250.0  # between two updates to a watcher
     moves_waiting: Annotated[int, Meta(ge=1, le=1_000_000)] = 2000  # moves waiting to commit; past it: busy
     loop_lag_ms: Annotated[float, Meta(ge=0, le=60_000)] = 100.0  # the event loop this late: busy (0: never)
     stall_log_ms: Annotated[float, Meta(ge=0, le=60_000)] = 0.0  # a stall this long logged with its stack (0: off)
@@ -158,6 +159,11 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     max_message_bytes: int = 4096  # larger play/watch messages are refused with an error
     flood_limit: int = 64  # messages waiting unanswered: past this the connection is cut off
     sweep_seconds: float = 0.5  # how often deadlines and tournament closings are checked
+
+    @property
+    def feed_seconds(self) -> float:
+        """Seconds between two updates of a tournament's watchers (``FEED_MS``)."""
+        return self.feed_ms / 1000
 
     @property
     def commit_interval(self) -> float:
@@ -323,6 +329,7 @@ VARIABLES: dict[str, tuple[str, str]] = {
     "DB_TIMEOUT": ("db_timeout", "seconds above 0, at most 3600"),
     "DB_COMMITS": ("commits", f"{_WHOLE} from 1 to 100"),
     "COMMIT_INTERVAL_MS": ("commit_interval_ms", "milliseconds from 0 to 10000"),
+    "FEED_MS": ("feed_ms", "milliseconds from 50 to 10000"),
     "MOVES_WAITING": ("moves_waiting", f"{_WHOLE} from 1 to 1000000"),
     "LOOP_LAG_MS": ("loop_lag_ms", "milliseconds from 0 (never busy) to 60000"),
     "STALL_LOG_MS": ("stall_log_ms", "milliseconds from 0 (off) to 60000"),

@@ -63,7 +63,7 @@ def lifespan(
                 admin = new_token(24)
                 print(f"ADMIN_TOKEN={admin}  (generated; set ADMIN_TOKEN to choose one)", flush=True)
             core = Core(config=config, db=pool, redis=redis, admin_token=admin)
-            boards = Boards(redis, config.redis_prefix)
+            boards = Boards(redis, config.redis_prefix, config.feed_seconds)
             key = config.address_key.encode() if config.address_key else await address_key(pool)
             limiter = Limiter(redis, config.redis_prefix, config.proxies, key)
             signouts = Signouts(redis, pool, config.redis_prefix)

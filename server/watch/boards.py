@@ -24,6 +24,7 @@ from ..operations.metrics import REDIS_ERRORS
 from ..storage.redis_client import REDIS_FAILURES
 from . import store
 from .counts import LiveCounts
+from .feeds import FEED_SECONDS
 from .hub import Hub
 from .leaderboard import FINISHED_SECONDS, Leaderboard, is_part
 from .messages import Row, row_of
@@ -33,11 +34,11 @@ log = logging.getLogger("spidertour")
 
 
 class Boards:
-    def __init__(self, redis: Redis, prefix: str) -> None:
+    def __init__(self, redis: Redis, prefix: str, feed_seconds: float = FEED_SECONDS) -> None:
         self.redis = redis
         self.board = Leaderboard(redis, prefix)
         self.teams = TeamBoard(redis, prefix)
-        self.hub = Hub(redis, self.board, prefix, self.teams)
+        self.hub = Hub(redis, self.board, prefix, self.teams, feed_seconds)
         self.stale: set[int] = set()  # tournaments whose Redis board needs a rebuild
         self.counts = LiveCounts()  # "playing now" and "waiting" of a running tournament's first page
         self.unwritten: dict[int, set[int]] = {}  # tournament -> entries whose last board write failed

@@ -1,6 +1,7 @@
 """Feeds: one tournament's updates for this process's watchers.
 
-A feed coalesces: at most 1 / ``FEED_SECONDS`` update messages a second go to its watchers,
+A feed coalesces: at most one update message every ``interval`` seconds (``FEED_MS``, four a
+second by default) goes to its watchers,
 however many players move. A watcher that cannot keep up keeps only what it has not yet been
 sent, merged, so it never slows the feed, other watchers or players (drop-to-latest). A watcher
 may follow a few entries: it is then sent the top page and those entries' changes only, which
@@ -26,7 +27,7 @@ from .teams import TeamBoard
 
 log = logging.getLogger("spidertour.hub")
 
-FEED_SECONDS = 0.25  # at most four updates a second to a watcher
+FEED_SECONDS = 0.25  # at most four updates a second to a watcher, unless FEED_MS says otherwise
 TOP = 20
 OFFER_CHUNK = 50  # watchers offered a tick between two turns of the event loop
 
@@ -221,9 +222,15 @@ class Feed:
     """Updates of one tournament for this process's watchers."""
 
     def __init__(
-        self, board: Leaderboard, tournament_id: int, teams: TeamBoard | None = None, teams_top: int | None = None
+        self,
+        board: Leaderboard,
+        tournament_id: int,
+        teams: TeamBoard | None = None,
+        teams_top: int | None = None,
+        interval: float = FEED_SECONDS,
     ) -> None:
         self.board = board
+        self.interval = interval  # seconds between two ticks
         self.tournament_id = tournament_id
         self.team_board = teams
         self.teams_top = teams_top  # a team battle: how many best scores a team counts
@@ -262,7 +269,7 @@ class Feed:
         (the pause grows to two seconds)."""
         failures = 0
         while True:
-            await asyncio.sleep(FEED_SECONDS * (1 + min(failures, 7)))
+            await asyncio.sleep(self.interval * (1 + min(failures, 7)))
             if not self.changed and self.status is None and not self.stale and not self.stale_teams:
                 continue
             try:

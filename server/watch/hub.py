@@ -26,7 +26,7 @@ from redis.asyncio import Redis
 
 from ..operations.metrics import REDIS_ERRORS
 from ..storage.redis_client import REDIS_FAILURES, stop_tasks
-from .feeds import Feed, Watcher
+from .feeds import FEED_SECONDS, Feed, Watcher
 from .leaderboard import Leaderboard
 from .messages import Row
 from .teams import TeamBoard
@@ -66,8 +66,16 @@ def backoff(failures: int) -> float:
 
 
 class Hub:
-    def __init__(self, redis: Redis, board: Leaderboard, prefix: str, teams: TeamBoard | None = None) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        board: Leaderboard,
+        prefix: str,
+        teams: TeamBoard | None = None,
+        feed_seconds: float = FEED_SECONDS,
+    ) -> None:
         self.redis = redis
+        self.feed_seconds = feed_seconds  # each feed's tick
         self.board = board
         self.teams = teams
         self.channel = f"{prefix}:board"
@@ -229,7 +237,7 @@ class Hub:
         """A new watcher of the tournament (``teams_top``: a team battle's, for its team standings)."""
         feed = self.feeds.get(tournament_id)
         if feed is None:
-            feed = self.feeds[tournament_id] = Feed(self.board, tournament_id, self.teams, teams_top)
+            feed = self.feeds[tournament_id] = Feed(self.board, tournament_id, self.teams, teams_top, self.feed_seconds)
         elif teams_top is not None:
             feed.teams_top = teams_top
         watcher = Watcher(follow)

@@ -66,6 +66,7 @@ def test_every_variable_is_read() -> None:
         "DB_COMMITS": "2",
         "DB_TIMEOUT": "1.5",
         "COMMIT_INTERVAL_MS": "20",
+        "FEED_MS": "500",
         "RATE_PER_SECOND": "12.5",
         "RATE_BURST": "30",
         "LOG_LEVEL": "WARNING",
@@ -128,6 +129,7 @@ def test_every_variable_is_read() -> None:
     )
     assert (c.rate_per_second, c.rate_burst, c.log_level, c.log_format) == (12.5, 30, "warning", "json")
     assert c.play_port == 8124 and Config.from_env({}).play_port is None
+    assert (c.feed_seconds, Config.from_env({}).feed_seconds) == (0.5, 0.25)
     assert c.moves_waiting == 300 and Config.from_env({}).moves_waiting == 2000
     assert c.loop_lag_ms == 250 and Config.from_env({}).loop_lag_ms == 100
     assert c.stall_log_ms == 40 and Config.from_env({}).stall_log_ms == 0
@@ -167,6 +169,8 @@ def test_an_empty_variable_counts_as_unset() -> None:
         ("DB_TIMEOUT", "soon", "seconds above 0, at most 3600"),
         ("COMMIT_INTERVAL_MS", "-1", "milliseconds"),
         ("COMMIT_INTERVAL_MS", "soon", "milliseconds"),
+        ("FEED_MS", "10", "milliseconds from 50 to 10000"),
+        ("FEED_MS", "a while", "milliseconds from 50 to 10000"),
         ("STALL_LOG_MS", "-5", "milliseconds from 0 (off) to 60000"),
         ("STALL_LOG_MS", "a while", "milliseconds from 0 (off) to 60000"),
         ("RATE_PER_SECOND", "0", "above 0"),
