@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -71,8 +72,22 @@ def run_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+CLOSED_PIPE = 141  # the status of a command ended by SIGPIPE, as a shell reports it (128 + 13)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run the parsed command. Its reader gone before the end (``... | head``) stops it quietly,
+    as it stops any shell tool: no traceback, and nothing more written."""
+    try:
+        code = int(args.run(args))
+        sys.stdout.flush()  # what is still buffered meets the closed pipe here, not at exit
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the interpreter's last flush
+        return CLOSED_PIPE
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m spidertour.engine", description=__doc__)
     add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return int(args.run(args))
+    return run_command(parser.parse_args(argv))

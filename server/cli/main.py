@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
 from spidertour.engine.cli import add_commands as add_engine_commands
+from spidertour.engine.cli import run_command
 
 from . import communities, schedules, schema, serve, solve, tournaments, verify
 from .bots import command as bots
@@ -47,8 +48,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    return int(args.run(args))
+    return run_command(parser().parse_args(argv))
 
 
 if __name__ == "__main__":

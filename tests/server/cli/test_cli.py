@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import secrets
 import subprocess
@@ -60,6 +61,25 @@ def test_the_command_line_starts_without_the_server_s_weight() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == []
+
+
+@pytest.mark.parametrize("module", ["spidertour.server.cli", "spidertour.engine"])
+def test_a_reader_gone_before_the_output_ends_it_quietly(module: str) -> None:
+    """``spidertour deal ... | head -c 5``: the command stops when its reader is gone, with the status a
+    shell gives a tool that SIGPIPE ended, and no traceback."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has gone before the first line
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", module, "deal", "--variant", "spider", "--suits", "4", "--seed", "x"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (141, "")
 
 
 def test_version() -> None:
