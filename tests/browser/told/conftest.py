@@ -76,9 +76,9 @@ class Told:
 
 
 @pytest_asyncio.fixture(params=list(SIZES))
-async def told(request: pytest.FixtureRequest, browser: Browser, server: ServerProcess) -> AsyncIterator[Told]:
+async def told(request: pytest.FixtureRequest, full_browser: Browser, server: ServerProcess) -> AsyncIterator[Told]:
     size, touch = SIZES[request.param]
-    context = await new_context(browser, server, viewport=size, has_touch=touch, is_mobile=touch)
+    context = await new_context(full_browser, server, viewport=size, has_touch=touch, is_mobile=touch)
     await context.add_init_script(RECORD)
     page = await context.new_page()
     errors = js_errors(page)

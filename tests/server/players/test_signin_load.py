@@ -95,7 +95,11 @@ async def test_a_locked_handle_stays_locked_amid_a_flood(crowded: ServerProcess)
         right = [sign_in(client, f"198.51.102.{i}", h, "the right one") for i in range(10)]
         answers = await asyncio.gather(*flood, *right)
     assert [r.status_code for r in answers[300:]] == [429] * 10
-    assert {r.status_code for r in answers[:300]} == {201}
+    # The flood itself is served, or told the server is busy (its 4 Redis connections all in use
+    # for the pool's wait, as on a machine short of CPU): never anything else.
+    flooded = Counter(r.status_code for r in answers[:300])
+    assert flooded[201] > 0 and set(flooded) <= {201, 503}, flooded
+    assert all("busy" in r.json()["detail"] and r.headers["retry-after"] for r in answers[:300] if r.status_code == 503)
 
 
 def test_a_player_keeps_its_newest_sessions_only(crowded: ServerProcess) -> None:
