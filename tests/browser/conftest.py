@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import AsyncIterator
@@ -58,14 +59,16 @@ DOCS_SHOTS = (
 VIEWPORT = {"width": 1280, "height": 860}
 
 
+@contextlib.asynccontextmanager
 async def launched(full: bool) -> AsyncIterator[Browser]:
     """A headless Chromium: the full browser when ``full``, else the lightest there is."""
+    paths = (FULL,) if full else (SHELL, FULL)
+    options: dict[str, Any] = {"args": ARGS}
+    if found := next((path for path in paths if os.path.exists(path)), None):
+        options["executable_path"] = found
+    elif full:
+        options["channel"] = "chromium"  # Playwright's own full build, in its new headless mode
     async with async_playwright() as pw:
-        options: dict[str, Any] = {"args": ARGS}
-        if found := next((path for path in ((FULL,) if full else (SHELL, FULL)) if os.path.exists(path)), None):
-            options["executable_path"] = found
-        elif full:
-            options["channel"] = "chromium"  # Playwright's own full build, in its new headless mode
         browser = await pw.chromium.launch(**options)
         yield browser
         await browser.close()
@@ -73,14 +76,14 @@ async def launched(full: bool) -> AsyncIterator[Browser]:
 
 @pytest_asyncio.fixture(scope="session")
 async def browser() -> AsyncIterator[Browser]:
-    async for started in launched(full=False):
+    async with launched(full=False) as started:
         yield started
 
 
 @pytest_asyncio.fixture(scope="session")
 async def full_browser() -> AsyncIterator[Browser]:
     """The full browser: the headless shell has no notifications."""
-    async for started in launched(full=True):
+    async with launched(full=True) as started:
         yield started
 
 
