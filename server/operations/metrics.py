@@ -22,7 +22,7 @@ class LoopHistogram(Collector):
     """A histogram for the move's path: observed by one event loop's thread, without a lock.
 
     ``prometheus_client.Histogram`` takes a lock on every bucket and on the sum it counts, for threads
-    the server does not have on that path: 1.3 us a move (``bench/metrics_bench.py``). This one keeps
+    the server does not have on that path: 1.3 us a move (``bench/move_bench.py``). This one keeps
     plain counts, which ``/metrics`` (served by the same event loop) reads between two moves, and is
     exported through the client's own registry as a histogram of the same name, buckets and series
     (``_bucket``, ``_count``, ``_sum``).

@@ -14,8 +14,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
-
 from spidertour.engine import TIMED_OUT, EngineError, GameOverError
 
 from ..core import Core
@@ -34,7 +32,7 @@ from .live import FINISHED, OVER, LiveGame, load
 from .pacing.rate import TokenBucket
 from .refusals import not_open
 from .runtime import Event, Play
-from .shapes import dt, engine_move, over_of, practice_result, state_of
+from .shapes import dt, engine_move, move_record, over_of, practice_result, result_of, state_of
 from .stop import why_stopped
 from .transport import Transport
 
@@ -45,8 +43,6 @@ CLOSE_UNAUTHORISED = 4003  # also when the session of the connection's token end
 CLOSE_FLOOD = 4008
 AUTH_SECONDS = 15.0
 ROUND_GRACE = 30.0  # seconds past a round's time that a waiting session still looks for its next deal
-MOVE_JSON = msgspec.json.Encoder()
-PILE_MOVES = ("deal", "undo")  # the moves that may change the draw piles
 BUSY = "the server is busy: the move was not saved, send it again in a moment"  # MOVES_WAITING, LOOP_LAG_MS
 
 
@@ -400,25 +396,10 @@ class PlaySession:
         except EngineError as err:
             await self.error(err.code, err.reason, seq)
             return
-        status = game.outcome or "playing"
         move_json = move.to_json()
+        record = move_record(live, self.epoch, seq, move_json)
         try:
-            ok = await self.play.moves.submit(
-                store.MoveRecord(
-                    live.entry_id,
-                    self.epoch,
-                    live.moves + 1,
-                    seq,
-                    MOVE_JSON.encode(move_json).decode(),
-                    game.t,
-                    game.score + live.score_before,  # the entry's running total over its deals
-                    game.reveals,
-                    game.sequences,
-                    status,
-                    None if game.final_score is None else game.final_score + live.score_before,
-                    None if game.time_left is None else game.time_left + live.time_before,
-                )
-            )
+            ok = await self.play.moves.submit(record)
         except DB_FAILURES as err:
             quiet = isinstance(err, UNAVAILABLE)
             log.warning("commit failed for entry %s: %r", live.entry_id, err, exc_info=not quiet)
@@ -432,7 +413,7 @@ class PlaySession:
         live.last_seq = seq
         live.last_move = move_json
         live.last_result = result
-        live.status = status
+        live.status = record.status
         if (game.score, game.outcome) != standing:  # most moves change no score: nothing to rank or tell
             await self._publish()
         await self._send_result(seq, move_json, result)
@@ -455,28 +436,10 @@ class PlaySession:
             await self._send_over()
 
     async def _send_result(self, seq: int, move: dict[str, Any], result: Any, repeated: bool = False) -> None:
-        """What the move changed: its columns and the view's other fields (the whole view goes on state)."""
+        """What the move changed (``shapes.result_of``)."""
         live = self.live
-        assert live is not None and live.game is not None
-        game = live.game
-        changed = list(result.changed)
-        column = game.column_view
-        fields = game.view_fields(piles=move["type"] in PILE_MOVES)
-        piles = fields.pop("draw_piles", None)
-        await self.send(
-            p.Result(
-                seq=seq,
-                n=live.moves,
-                move=move,
-                changed=changed,
-                columns=[column(i) for i in changed],
-                fields=p.ViewFields(**fields, draw_piles=None if piles is None else [p.DrawPile(**d) for d in piles]),
-                revealed=result.revealed,
-                completed=result.completed,
-                time_left=self._time_left() or 0.0,
-                repeated=repeated,
-            )
-        )
+        assert live is not None
+        await self.send(result_of(live, seq, move, result, self._time_left() or 0.0, repeated))
 
     async def _send_over(self) -> None:
         live = self.live

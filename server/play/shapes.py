@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import asyncpg
 import msgspec
 
-from spidertour.engine import Deal, End, Move, MoveCards, Undo
+from spidertour.engine import Deal, End, Move, MoveCards, Result, Undo
 
 from . import messages as p
 from . import store
@@ -22,6 +23,55 @@ def engine_move(msg: p.PlayMessage) -> Move:
     if type(msg) is p.PlayUndo:
         return Undo()
     return End()
+
+
+MOVE_JSON = msgspec.json.Encoder()
+PILE_MOVES = ("deal", "undo")  # the moves that may change the draw piles
+
+
+def move_record(live: LiveGame, epoch: int, seq: int, move: dict[str, Any]) -> store.MoveRecord:
+    """The commit's row of an accepted move (its rules' JSON form): the move and the entry's state
+    after it, its score and time left as running totals over the entry's deals."""
+    game = live.game
+    assert game is not None
+    return store.MoveRecord(
+        live.entry_id,
+        epoch,
+        live.moves + 1,
+        seq,
+        MOVE_JSON.encode(move).decode(),
+        game.t,
+        game.score + live.score_before,
+        game.reveals,
+        game.sequences,
+        game.outcome or "playing",
+        None if game.final_score is None else game.final_score + live.score_before,
+        None if game.time_left is None else game.time_left + live.time_before,
+    )
+
+
+def result_of(
+    live: LiveGame, seq: int, move: dict[str, Any], result: Result, time_left: float, repeated: bool = False
+) -> p.Result:
+    """What the move changed: its columns and the view's other fields (the whole view goes on state)."""
+    game = live.game
+    assert game is not None
+    changed = list(result.changed)
+    column = game.column_view
+    fields = game.view_fields(piles=move["type"] in PILE_MOVES)
+    piles = fields.pop("draw_piles", None)
+    return p.Result(
+        seq=seq,
+        n=live.moves,
+        move=move,
+        changed=changed,
+        columns=[column(i) for i in changed],
+        fields=p.ViewFields(**fields, draw_piles=None if piles is None else [p.DrawPile(**d) for d in piles]),
+        revealed=result.revealed,
+        completed=result.completed,
+        time_left=time_left,
+        repeated=repeated,
+    )
 
 
 def view_of(live: LiveGame) -> p.View:
