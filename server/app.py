@@ -22,6 +22,7 @@ from .competitions import practice, profiles, progress, teams
 from .competitions.analysis import routes as analysis
 from .competitions.series import routes as series
 from .config import Config
+from .lib.client_files import ClientFiles
 from .lib.http import JsonRequest
 from .lifespan import lifespan
 from .matches import routes as matches
@@ -80,13 +81,15 @@ def create_app(config: Config | None = None, play_listener: socket.socket | None
         route_handlers=[
             *ROUTES,
             # no-cache: a browser never uses a stored copy unasked, so a new version of the client
-            # (its files have no hashed names) is picked up at once.
+            # (its files have no hashed names) is picked up at once; its files are answered from
+            # memory, and a current copy with 304 (lib.client_files).
             create_static_files_router(
                 path="/",
                 directories=[STATIC_DIR],
                 html_mode=True,
                 name="web",
                 cache_control=CacheControlHeader(no_cache=True),
+                before_request=ClientFiles(STATIC_DIR).before_request,
             ),
         ],
         lifespan=[lifespan(config, play_listener)],
