@@ -12,10 +12,9 @@ games replayed from their start, adding one step at a time, with the server's ow
 3. the commit's row made (``shapes.move_record``: the move's JSON and the entry's state after it);
 4. the answer built and encoded (``shapes.result_of``, ``lib.messages.encoder``).
 
-A step's cost is what adding it adds to the run before it (the best of ``--runs`` runs each). The
-same steps in the server cost more: there the data of 2,000 games and their connections competes
-for the processor's caches, and the event loop, the sockets, the commit and the watchers come on
-top (docs/performance.md). Not a test; run by hand.
+A step's cost is what adding it adds to the run before it (the best of ``--runs`` runs each). A
+move costs the server far more than these steps: the event loop, the sockets, the commit and the
+watchers come on top (docs/performance.md). Not a test; run by hand.
 """
 
 from __future__ import annotations
