@@ -7,13 +7,13 @@ import os
 import secrets
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.client import Api
-from tests.serverproc import ServerProcess, end_of_run, marked_processes
+from tests.serverproc import ServerProcess, end_of_run, log_sizes, logs_since, marked_processes
 from tests.services import create_database, drop_database, postgres_server, redis_server, unique_name, with_database
 
 
@@ -27,6 +27,23 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
 
 
 LOGS_KEPT = pytest.StashKey[Path | None]()
+LOG_SIZES = pytest.StashKey[dict[Path, int]]()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    item.stash[LOG_SIZES] = log_sizes()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A test that failed carries in its report what the servers logged meanwhile (the servers log
+    at WARNING: only what went wrong), since their log files may not outlive the run's machine."""
+    report = yield
+    if report.failed and LOG_SIZES in item.stash and (logged := logs_since(item.stash[LOG_SIZES])):
+        report.sections.append((f"servers' logs during the test ({call.when})", logged))
+    return report
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -118,6 +118,26 @@ class ServerProcess:
                 self.kill()
 
 
+def log_sizes() -> dict[Path, int]:
+    """How long each server log of this test process is now (for ``logs_since``)."""
+    if not LOG_DIR.exists():
+        return {}
+    return {path: path.stat().st_size for path in LOG_DIR.glob("*.log")}
+
+
+def logs_since(sizes: dict[Path, int], limit: int = 8000) -> str:
+    """What the servers logged since ``sizes`` were taken, each log named, the last ``limit``
+    characters at most: for the report of a test that failed."""
+    parts = []
+    for path in sorted(LOG_DIR.glob("*.log")) if LOG_DIR.exists() else []:
+        with path.open("rb") as log:
+            log.seek(sizes.get(path, 0))
+            text = log.read().decode(errors="replace").strip()
+        if text:
+            parts.append(f"--- {path.name}\n{text}")
+    return "\n".join(parts)[-limit:]
+
+
 def end_of_run(passed: bool) -> Path | None:
     """The servers' logs at the end of the run: removed when it passed; else their folder, kept."""
     if not LOG_DIR.exists():

@@ -251,9 +251,18 @@ class Feed:
             self.status = status
 
     def refresh(self) -> None:
-        """Send the watchers the top page and the count at the next tick, changed or not."""
+        """Send the watchers the top page and the count at the next tick, changed or not, and to those
+        that follow entries those entries' rows as they are now (their changes may have been lost)."""
         self.stale = True
         self.stale_teams = True
+
+    def _followed(self) -> set[int]:
+        """Every entry some watcher follows by name (those that follow every entry are not counted)."""
+        followed: set[int] = set()
+        for watcher in self.watchers:
+            if watcher.follow is not None:
+                followed |= watcher.follow
+        return followed
 
     def _wanted(self, changed: dict[int, Row]) -> list[int]:
         """The changed entries some watcher will be sent (only these need their rank looked up)."""
@@ -286,10 +295,14 @@ class Feed:
         rows are kept for the next tick)."""
         changed, self.changed = self.changed, {}
         status, self.status = self.status, None
-        self.stale = False
+        refresh, self.stale = self.stale, False
         board = self.board
-        ids = self._wanted(changed)
         try:
+            if refresh:  # events may have been lost: the followed entries' rows as they are now
+                followed = self._followed() - changed.keys()
+                for row in await board.rows_of(self.tournament_id, sorted(followed)) if followed else []:
+                    changed[row.entry_id] = row
+            ids = self._wanted(changed)
             ranks = await board.ranks(self.tournament_id, ids)
             top = await board.page(self.tournament_id, 0, TOP)
             entrants = await board.count(self.tournament_id)

@@ -9,7 +9,8 @@
 Neither loop ever ends but by ``stop``: a failure of Redis (of any kind: see
 ``storage.redis_client``) is logged and tried again after a pause that grows to two seconds.
 Rows that could not be published wait for the next tick; after the subscription was lost, every
-feed sends its watchers the standings as they are, since events published meanwhile are gone.
+feed sends its watchers the standings as they are (the top page, and the rows of the entries a
+watcher follows), since events published meanwhile are gone.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ unable to perform operation on <TCPTransport closed=True>``, not as a RedisError
 from __future__ import annotations
 
 import asyncio
+import json
 
 import uvloop
 from redis.asyncio import Redis
@@ -101,7 +102,14 @@ async def test_every_call_site_outlives_a_reset_connection(redis_url: str) -> No
     assert await asyncio.to_thread(uvloop.run, _run(redis_url)) == []
 
 
-async def _refreshed(redis_url: str) -> tuple[bool, bool]:
+async def _changed(watcher: Watcher, timeout: float = 5.0) -> dict[int, int]:
+    """The rows (entry -> score) in the ``changed`` of the watcher's next update, within ``timeout``."""
+    await asyncio.wait_for(watcher.ready.wait(), timeout)
+    update = json.loads(watcher.take(TID))
+    return {r["entry_id"]: r["score"] for r in update["changed"]}
+
+
+async def _refreshed(redis_url: str) -> tuple[bool, bool, dict[int, int], dict[int, int]]:
     prefix = unique_name("st")
     with TcpProxy.for_redis(redis_url) as proxy:
         redis = connect(proxy.url)
@@ -109,13 +117,20 @@ async def _refreshed(redis_url: str) -> tuple[bool, bool]:
         boards.start()
         try:
             watcher = boards.hub.watch(TID)
+            follower = boards.hub.watch(TID, frozenset({30}))  # an entry far below the top page
+            others = boards.hub.watch(TID, frozenset({31}))  # an entry not on the board
             await asyncio.sleep(0.3)  # subscribed
-            await boards.board.record(TID, 1, row(40))  # on the board, but its event never published
+            for entry in range(2, 31):
+                await boards.board.record(
+                    TID, entry, Row(entry_id=entry, player=f"p{entry}", score=100, status="playing")
+                )
+            await boards.board.record(TID, 1, row(140))  # first on the board, but its event never published
             proxy.reset()
-            updated = await _updated_to(watcher, 40)
+            updated = await _updated_to(watcher, 140)
+            followed, other = await _changed(follower), await _changed(others)
             await asyncio.sleep(0.6)  # two ticks more
             feed = boards.hub.feeds[TID]
-            return updated, not (feed.stale or feed.stale_teams)
+            return updated, not (feed.stale or feed.stale_teams), followed, other
         finally:
             await boards.stop()
             await boards.board.drop(TID)
@@ -126,6 +141,10 @@ async def test_after_the_subscription_is_reset_watchers_get_the_standings_as_the
     """Events published while the subscription was down are lost for good: once it is back, each
     feed sends its watchers the top page and count read afresh (here: a row whose event never came);
     then the feed is quiet again (no team battle: no team standings left to read at every tick)."""
-    updated, settled = await asyncio.to_thread(uvloop.run, _refreshed(redis_url))
+    updated, settled, followed, other = await asyncio.to_thread(uvloop.run, _refreshed(redis_url))
     assert updated
     assert settled
+    # A watcher following an entry gets that entry's row as it is on the board (beyond the top page),
+    # whose changes may have been lost; one following an entry not on the board gets no row.
+    assert followed == {30: 100}
+    assert other == {}
