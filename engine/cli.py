@@ -18,8 +18,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     """Register ``deal`` and ``replay`` on a parser's subcommands (shared with ``spidertour``)."""
     deal = sub.add_parser("deal", help="print the deal of a seed (or of one entry's renamed deal) as one JSON object")
     deal.add_argument("--variant", required=True, help="spider78, spider, huge_spider, black_widow, curds_and_whey")
-    deal.add_argument("--suits", type=int, required=True)
-    deal.add_argument("--seed", required=True)
+    deal.add_argument("--suits", type=int, required=True, help="1, 2 or 4, as the game allows")
+    deal.add_argument("--seed", required=True, help="the tournament's seed, as revealed at its finish")
     deal.add_argument(
         "--entry", type=int, help="an entry's ordinal (1, 2, ...): print that entry's renamed deal (deal_variation)"
     )

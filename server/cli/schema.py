@@ -169,6 +169,6 @@ def run_schema(args: argparse.Namespace) -> int:
 
 def add_command(sub: Any) -> None:
     schema = sub.add_parser("schema", help="export the protocol's JSON Schema")
-    schema.add_argument("--output", default=str(PROTOCOL_JSON))
+    schema.add_argument("--output", default=str(PROTOCOL_JSON), help="where to write it (default schema/protocol.json)")
     schema.add_argument("--check", action="store_true", help="only check that the file is current")
     schema.set_defaults(run=run_schema)

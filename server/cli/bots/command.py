@@ -39,9 +39,14 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         "--matches", metavar="FORMAT", help="each bot asks for a seat in a match of this format (no tournament)"
     )
     bots.add_argument("--admin-token", help="create a tournament with this token (default $ADMIN_TOKEN)")
-    bots.add_argument("--players", "-n", type=int, default=10)
-    bots.add_argument("--watchers", "-w", type=int, default=0)
-    bots.add_argument("--policy", choices=sorted(POLICIES), default="random")
+    bots.add_argument("--players", "-n", type=int, default=10, help="how many bots play (default 10)")
+    bots.add_argument("--watchers", "-w", type=int, default=0, help="how many watch the standings too (default 0)")
+    bots.add_argument(
+        "--policy",
+        choices=sorted(POLICIES),
+        default="random",
+        help="how a bot picks its move: at random among the legal ones, or greedy (default random)",
+    )
     bots.add_argument("--pace", type=float, default=2.0, help="moves a second per bot; 0 = as fast as answers come")
     bots.add_argument("--jitter", type=float, default=0.5, help="0-1: spread of each wait around 1/pace")
     bots.add_argument("--end-early", type=float, default=0.0, help="fraction of bots that end their game early")
@@ -56,7 +61,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         default="none",
         help="ask for permessage-deflate on the websockets (browsers do)",
     )
-    bots.add_argument("--connect-concurrency", type=int, default=64)
+    bots.add_argument("--connect-concurrency", type=int, default=64, help="connections opened at once (default 64)")
     bots.add_argument(
         "--watch-sample",
         type=int,

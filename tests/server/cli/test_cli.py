@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
@@ -17,7 +18,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from spidertour.server.cli.main import main
+from spidertour.server.cli.main import main, parser
 from spidertour.server.storage.migrations import migrations
 from tests import paths
 from tests.client import Api
@@ -49,6 +50,22 @@ def test_the_installed_command_lists_every_subcommand() -> None:
     assert done.returncode == 0, done.stderr
     for command in ("serve", "migrate", "schema", "tournament", "deal", "replay", "verify"):
         assert command in done.stdout
+
+
+def test_every_option_of_every_command_says_what_it_is_for() -> None:
+    """``spidertour X --help`` explains each option, not just its name."""
+    bare: list[str] = []
+
+    def walk(parser: argparse.ArgumentParser, path: str) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, f"{path} {name}")
+            elif action.option_strings and not action.help:
+                bare.append(f"{path} {action.option_strings[0]}")
+
+    walk(parser(), "spidertour")
+    assert bare == []
 
 
 def test_the_command_line_starts_without_the_server_s_weight() -> None:

@@ -150,3 +150,23 @@ async def test_a_turns_answers_go_once_at_its_end_and_one_broken_socket_holds_ba
     await asyncio.sleep(0)  # the turn ends
     assert (first.flushed, broken.flushed, last.flushed) == (1, 1, 1)
     assert play.outgoing == []
+
+
+async def test_at_info_the_play_port_logs_no_line_per_connection(
+    database_url: str, redis_url: str, admin_token: str
+) -> None:
+    """A crowd of players connecting is not a line each in the log (picows says one at INFO)."""
+    env = server_env(unique_name("st_pl"))
+    proc = ServerProcess(database_url, redis_url, admin_token, env=env, log_level="info").start()
+    try:
+        entry_id, token = joined(Api(proc.url, admin_token), "port-quiet")
+        for _ in range(3):
+            player, state = await Player.connect(proc.ws_url, entry_id, token)
+            assert state["type"] == "state"
+            await player.close()
+        await asyncio.sleep(0.2)
+    finally:
+        proc.stop()
+    log = proc.log_path.read_text()
+    assert "INFO" in log  # INFO lines are written...
+    assert "picows" not in log and "connection accepted" not in log.lower()  # ...but none per connection
