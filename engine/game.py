@@ -28,6 +28,13 @@ from .settings import Settings, check_entry, check_seed
 # build one per move.
 _result = _new_move = tuple.__new__
 
+# Why an undo has nothing to take back, by what last closed the door to earlier moves.
+_NOTHING_TO_UNDO = {
+    "": "there is no move to take back",
+    "deal": "a deal cannot be taken back, nor anything before it",
+    "sequence": "a move that completed a sequence cannot be taken back, nor anything before it",
+}
+
 
 def _check_time(t: Any) -> float:
     if type(t) is not int and type(t) is not float:
@@ -51,13 +58,13 @@ class Game:
 
     __slots__ = (
         "_accepts",
+        "_closed_by",
         "_dealt",
         "_final",
         "_free",
         "_group",
         "_king_only",
         "_limit",
-        "_sealed",
         "_to_win",
         "_undo",
         "columns",
@@ -101,7 +108,7 @@ class Game:
         self.time_left: int | None = None
         self.t: float = 0
         self._undo: list[tuple[int, int, int, int, bool]] = []
-        self._sealed = False  # the undo door was last closed by a reveal (reveals_final)
+        self._closed_by = ""  # what last closed the undo door: "deal", "sequence", "reveal" (reveals_final)
         # The entry whose renamed deal this is (deal_variation), else None.
         self.entry: int | None = None
         if settings.deal_variation:
@@ -244,12 +251,12 @@ class Game:
             completed, more = self._remove_sequences(dst)
             if completed:
                 self._undo.clear()
-                self._sealed = self._final and revealed + more > 0
+                self._closed_by = "reveal" if self._final and revealed + more > 0 else "sequence"
                 self._check_win()
                 return Result((src, dst), revealed + more, completed)
         if revealed and self._final:  # reveals_final: a reveal closes the door like a deal
             self._undo.clear()
-            self._sealed = True
+            self._closed_by = "reveal"
             return _result(Result, ((src, dst), revealed, 0))
         self._undo.append((src, count, dst, revealed, free_before))
         return _result(Result, ((src, dst), revealed, 0))
@@ -307,7 +314,7 @@ class Game:
                 completed += done
                 revealed += more
         self._undo.clear()
-        self._sealed = False
+        self._closed_by = "deal"
         if completed:
             self._check_win()
         return Result(tuple(range(len(cards))), revealed, completed)
@@ -340,13 +347,13 @@ class Game:
         if s.undo_limit is not None and self.undos_used >= s.undo_limit:
             raise IllegalMoveError(f"all {s.undo_limit} undos have been used", "undo_limit")
         if not self._undo:
-            if self._sealed:
+            if self._closed_by == "reveal":
                 raise IllegalMoveError(
                     "a revealed card stays revealed (reveals_final): the move that turned it cannot be undone, "
                     "nor anything before it",
                     "reveals_final",
                 )
-            raise IllegalMoveError("there is no move to take back", "nothing_to_undo")
+            raise IllegalMoveError(_NOTHING_TO_UNDO[self._closed_by], "nothing_to_undo")
         src, count, dst, revealed, free_before = self._undo.pop()
         if revealed:
             self.down[src] += 1

@@ -130,11 +130,12 @@ def test_undo_never_across_a_deal(make: Make, variant: str) -> None:
     assert game.can_undo
     game.play(Deal(0) if variant == "spider78" else Deal())
     assert not game.can_undo
-    rejected(game, Undo(), "nothing_to_undo")
+    assert "a deal cannot be taken back" in rejected(game, Undo(), "nothing_to_undo").reason
     move = next(m for m in game.legal_moves() if isinstance(m, MoveCards))
     game.play(move)
     game.play(Undo())
-    rejected(game, Undo(), "nothing_to_undo")  # the move before the deal stays
+    refused = rejected(game, Undo(), "nothing_to_undo")  # the move before the deal stays
+    assert "a deal cannot be taken back" in refused.reason
 
 
 @pytest.mark.parametrize("variant", ALL_VARIANTS)
@@ -144,7 +145,7 @@ def test_undo_never_across_sequence_completing_move(make: Make, variant: str) ->
     game.play(MoveCards(1, 1, 0))
     assert game.sequences == 1
     assert not game.can_undo
-    rejected(game, Undo(), "nothing_to_undo")
+    assert "completed a sequence" in rejected(game, Undo(), "nothing_to_undo").reason
     assert col(game, 3) == "TH9H"
 
 
@@ -160,7 +161,7 @@ def test_undo_off_rejects_every_undo(make: Make, variant: str) -> None:
 
 def test_undo_with_nothing_to_take_back_is_rejected() -> None:
     game = Game(settings("spider78"), "nothing")
-    rejected(game, Undo(), "nothing_to_undo")
+    assert rejected(game, Undo(), "nothing_to_undo").reason == "there is no move to take back"
     assert game.undos_used == 0
 
 

@@ -2,6 +2,13 @@
 
 import { cardText, EngineError, fullSettings, HIDDEN, KING, SEQUENCE, VARIANTS } from "./rules.js";
 
+// Why an undo has nothing to take back, by what last closed the door to earlier moves.
+const NOTHING_TO_UNDO = {
+  "": "there is no move to take back",
+  deal: "a deal cannot be taken back, nor anything before it",
+  sequence: "a move that completed a sequence cannot be taken back, nor anything before it",
+};
+
 export class Game {
   /** A game dealt from an already shuffled deck (see newGame). */
   constructor(settingsObj, deck) {
@@ -22,7 +29,7 @@ export class Game {
     this.timeLeft = null;
     this.t = 0;
     this.undoStack = [];
-    this.sealed = false; // the undo door was last closed by a reveal (reveals_final)
+    this.closedBy = ""; // what last closed the undo door: "deal", "sequence", "reveal" (reveals_final)
     this.entry = null; // the entry whose renamed deal this is (deal_variation)
     if (deck) this.dealFrom(deck);
   }
@@ -134,14 +141,14 @@ export class Game {
       const [completed, more] = this.removeSequences(dst);
       if (completed) {
         this.undoStack = [];
-        this.sealed = this.settings.reveals_final && revealed + more > 0;
+        this.closedBy = this.settings.reveals_final && revealed + more > 0 ? "reveal" : "sequence";
         this.checkWin();
         return { changed: [src, dst], revealed: revealed + more, completed };
       }
     }
     if (revealed && this.settings.reveals_final) { // a reveal closes the door like a deal
       this.undoStack = [];
-      this.sealed = true;
+      this.closedBy = "reveal";
       return { changed: [src, dst], revealed, completed: 0 };
     }
     this.undoStack.push([src, count, dst, revealed, freeBefore]);
@@ -206,7 +213,7 @@ export class Game {
       }
     }
     this.undoStack = [];
-    this.sealed = false;
+    this.closedBy = "deal";
     if (completed) this.checkWin();
     return { changed: cards.map((_, i) => i), revealed, completed };
   }
@@ -237,11 +244,11 @@ export class Game {
       throw new EngineError(`all ${s.undo_limit} undos have been used`, "undo_limit");
     }
     if (!this.undoStack.length) {
-      if (this.sealed) {
+      if (this.closedBy === "reveal") {
         throw new EngineError("a revealed card stays revealed (reveals_final): the move that turned it cannot be " +
           "undone, nor anything before it", "reveals_final");
       }
-      throw new EngineError("there is no move to take back", "nothing_to_undo");
+      throw new EngineError(NOTHING_TO_UNDO[this.closedBy], "nothing_to_undo");
     }
     const [src, count, dst, revealed, freeBefore] = this.undoStack.pop();
     if (revealed) {
