@@ -191,6 +191,17 @@ def run_leaderboard_rebuild(args: argparse.Namespace) -> int:
     return rc
 
 
+# The game's on/off settings, as ``tournament create`` takes them.
+SWITCHES = (
+    ("--free-column", "the extra empty column, 100 points if never used (default on for spider78 only)"),
+    ("--undo", "players may take moves back (default on)"),
+    ("--draw-pile-choice", "spider78: deal the draw piles in any order (default on)"),
+    ("--draw-pile-tops-up", "spider78: the waiting piles' top cards shown (default on)"),
+    ("--reveals-final", "a revealed card stays revealed: undo gives no free peek at face-down cards"),
+    ("--deal-variation", "each entry plays the deal renamed: a second entry cannot read the deal off its screen"),
+)
+
+
 def add_commands(sub: Any) -> None:
     """``tournament ...``, ``integrity`` and ``leaderboard rebuild`` on the ``spidertour`` command."""
     tour = sub.add_parser("tournament", aliases=["tournaments"], help="organiser commands")
@@ -204,38 +215,9 @@ def add_commands(sub: Any) -> None:
     )
     create.add_argument("--suits", type=int, help="1, 2 or 4, as the game allows (default 2 for spider78, else 4)")
     create.add_argument("--time-limit", type=int, metavar="SECONDS", help="each game's clock, 1-86400 (default 600)")
-    create.add_argument(
-        "--free-column",
-        type=on_off,
-        metavar="on|off",
-        help="the extra empty column, 100 points if never used (default on for spider78 only)",
-    )
-    create.add_argument("--undo", type=on_off, metavar="on|off", help="players may take moves back (default on)")
+    for flag, text in SWITCHES:
+        create.add_argument(flag, type=on_off, metavar="on|off", help=text)
     create.add_argument("--undo-limit", type=int, metavar="N", help="at most N undos a game (default: no limit)")
-    create.add_argument(
-        "--draw-pile-choice",
-        type=on_off,
-        metavar="on|off",
-        help="spider78: deal the draw piles in any order (default on)",
-    )
-    create.add_argument(
-        "--draw-pile-tops-up",
-        type=on_off,
-        metavar="on|off",
-        help="spider78: the waiting piles' top cards shown (default on)",
-    )
-    create.add_argument(
-        "--reveals-final",
-        type=on_off,
-        metavar="on|off",
-        help="a revealed card stays revealed: undo gives no free peek at face-down cards",
-    )
-    create.add_argument(
-        "--deal-variation",
-        type=on_off,
-        metavar="on|off",
-        help="each entry plays the deal renamed: a second entry cannot read the deal off its screen",
-    )
     create.add_argument(
         "--start",
         choices=["own", "together"],
