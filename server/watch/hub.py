@@ -197,7 +197,8 @@ class Hub:
             await asyncio.sleep(backoff(max(failures, 1)))
 
     async def _reconnected(self, _: object) -> None:
-        log.info("leaderboard subscription reconnected")
+        # redis-py reconnected by itself: a WARNING, as the loss of the subscription it follows is one.
+        log.warning("leaderboard subscription reconnected: watchers are sent the standings afresh")
         self._refresh_feeds()
 
     def _refresh_feeds(self) -> None:
