@@ -111,6 +111,9 @@ class Signouts:
                         self._dispatch(message["data"])
             except asyncio.CancelledError:
                 raise
+            except REDIS_FAILURES as err:  # Redis out of reach or reset: one line, as the clock's
+                REDIS_ERRORS.inc()
+                log.warning("sign-out subscription lost (%r); reconnecting", err)
             except Exception:
                 REDIS_ERRORS.inc()
                 log.warning("sign-out subscription lost; reconnecting", exc_info=True)

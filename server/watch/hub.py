@@ -185,6 +185,10 @@ class Hub:
                             log.exception("could not handle an event on %r", message["channel"])
             except asyncio.CancelledError:
                 raise
+            except REDIS_FAILURES as err:  # Redis out of reach or reset: one line, as the clock's
+                failures += 1
+                REDIS_ERRORS.inc()
+                log.warning("leaderboard subscription lost (%r); reconnecting", err)
             except Exception:
                 failures += 1
                 REDIS_ERRORS.inc()
