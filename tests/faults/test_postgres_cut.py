@@ -118,6 +118,9 @@ async def test_postgres_cut_and_restored(
             assert not {m["seq"] for m in stored} & set(refused)
             rows = await fetch(db, "SELECT moves, last_seq FROM entries WHERE id = $1", entry_id)
             assert (rows[0]["moves"], rows[0]["last_seq"]) == (len(acked), max(acked))
+            # The outage is said in lines of their own, with no traceback (asyncpg's pool's included).
+            log = proc.log_path.read_text()
+            assert "database unavailable" in log and "Traceback" not in log, log[-3000:]
         finally:
             proc.stop()
 
