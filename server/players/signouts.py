@@ -23,6 +23,7 @@ from litestar.connection import ASGIConnection
 from redis.asyncio import Redis
 
 from ..operations.metrics import REDIS_ERRORS
+from ..storage.outages import Outage
 from ..storage.pool import DB_FAILURES
 from ..storage.redis_client import REDIS_FAILURES, stop_tasks
 from . import store
@@ -102,18 +103,20 @@ class Signouts:
             self._end_here(event.sessions)
 
     async def _listen_loop(self) -> None:
+        outage = Outage(log, "sign-out subscription")
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel)
+                outage.ok()
                 async for message in pubsub.listen():
                     if message["type"] == "message":
                         self._dispatch(message["data"])
             except asyncio.CancelledError:
                 raise
-            except REDIS_FAILURES as err:  # Redis out of reach or reset: one line, as the clock's
+            except REDIS_FAILURES as err:  # Redis out of reach or reset: no traceback
                 REDIS_ERRORS.inc()
-                log.warning("sign-out subscription lost (%r); reconnecting", err)
+                outage.failed(repr(err))
             except Exception:
                 REDIS_ERRORS.inc()
                 log.warning("sign-out subscription lost; reconnecting", exc_info=True)
@@ -129,6 +132,7 @@ class Signouts:
             self._end_here(await store.ended_among(self.db, ids[start : start + CHUNK]))
 
     async def _check_loop(self) -> None:
+        outage = Outage(log, "open sessions' check")
         while True:
             await asyncio.sleep(CHECK_SECONDS)
             try:
@@ -136,9 +140,11 @@ class Signouts:
             except asyncio.CancelledError:
                 raise
             except DB_FAILURES as err:
-                log.warning("could not check open sessions (database unavailable): %r", err)
+                outage.failed(f"database unavailable: {err!r}")
             except Exception:
                 log.exception("could not check open sessions")
+            else:
+                outage.ok()
 
 
 def signouts_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Signouts:

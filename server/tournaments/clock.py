@@ -16,6 +16,7 @@ from ..operations.metrics import DB_ERRORS, REDIS_ERRORS
 from ..play import deals
 from ..play import store as play_store
 from ..players import attempts
+from ..storage.outages import Outage
 from ..storage.pool import UNAVAILABLE
 from ..storage.redis_client import REDIS_FAILURES
 from ..storage.sql import STATUS_SQL
@@ -95,6 +96,7 @@ async def _status_changes(core: Core, boards: Boards, seen: dict[int, str]) -> N
 async def run_clock(core: Core, boards: Boards, pars: Pars) -> None:
     seen: dict[int, str] = {}
     scheduled_at = expired_at = 0.0
+    outage = Outage(log, "clock sweep")
     while True:
         try:
             if time.monotonic() - scheduled_at >= SCHEDULE_SECONDS:
@@ -107,13 +109,15 @@ async def run_clock(core: Core, boards: Boards, pars: Pars) -> None:
             await sweep_once(core, boards, pars, seen)
         except asyncio.CancelledError:
             raise
-        except RedisError:
+        except RedisError as err:
             REDIS_ERRORS.inc()
-            log.warning("clock sweep failed (Redis); retrying", exc_info=True)
-        except UNAVAILABLE as err:  # PostgreSQL out of reach or too slow (DB_TIMEOUT): one line
+            outage.failed(f"Redis: {err!r}")
+        except UNAVAILABLE as err:  # PostgreSQL out of reach or too slow (DB_TIMEOUT)
             DB_ERRORS.inc()
-            log.warning("clock sweep failed (database unavailable: %r); retrying", err)
+            outage.failed(f"database unavailable: {err!r}")
         except Exception:
             DB_ERRORS.inc()
             log.warning("clock sweep failed; retrying", exc_info=True)
+        else:
+            outage.ok()
         await asyncio.sleep(core.config.sweep_seconds)

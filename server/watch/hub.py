@@ -26,6 +26,7 @@ import msgspec
 from redis.asyncio import Redis
 
 from ..operations.metrics import REDIS_ERRORS
+from ..storage.outages import Outage
 from ..storage.redis_client import REDIS_FAILURES, stop_tasks
 from .feeds import FEED_SECONDS, Feed, Watcher
 from .leaderboard import Leaderboard
@@ -167,12 +168,13 @@ class Hub:
 
     async def _listen_loop(self) -> None:
         failures = 0
+        outage = Outage(log, "leaderboard subscription")
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel, self.takeover_channel, self.stop_channel)
                 if failures:
-                    log.info("leaderboard subscription back after %d failures", failures)
+                    outage.ok()
                     self._refresh_feeds()
                 failures = 0
                 if pubsub.connection is not None:  # the client itself reconnects after a reset
@@ -185,10 +187,10 @@ class Hub:
                             log.exception("could not handle an event on %r", message["channel"])
             except asyncio.CancelledError:
                 raise
-            except REDIS_FAILURES as err:  # Redis out of reach or reset: one line, as the clock's
+            except REDIS_FAILURES as err:  # Redis out of reach or reset: no traceback
                 failures += 1
                 REDIS_ERRORS.inc()
-                log.warning("leaderboard subscription lost (%r); reconnecting", err)
+                outage.failed(repr(err))
             except Exception:
                 failures += 1
                 REDIS_ERRORS.inc()

@@ -118,9 +118,18 @@ async def test_postgres_cut_and_restored(
             assert not {m["seq"] for m in stored} & set(refused)
             rows = await fetch(db, "SELECT moves, last_seq FROM entries WHERE id = $1", entry_id)
             assert (rows[0]["moves"], rows[0]["last_seq"]) == (len(acked), max(acked))
-            # The outage is said in lines of their own, with no traceback (asyncpg's pool's included).
+            # The outage is said in lines of their own, with no traceback (asyncpg's pool's included),
+            # by each clock once when it began and once when it ended, not at every sweep.
+            loops = ("clock sweep", "matches sweep", "brackets sweep")
+            give_up = time.monotonic() + 5  # each sweeps every half second
+            while time.monotonic() < give_up and not all(
+                f"{loop} works again" in proc.log_path.read_text() for loop in loops
+            ):
+                await asyncio.sleep(0.1)
             log = proc.log_path.read_text()
             assert "database unavailable" in log and "Traceback" not in log, log[-3000:]
+            for loop in loops:
+                assert log.count(f"{loop} failed (") == 1 and log.count(f"{loop} works again") == 1, log[-3000:]
         finally:
             proc.stop()
 
