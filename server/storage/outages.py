@@ -30,14 +30,14 @@ class Outage:
         self.failures = 0
         self.since = self.said_at = 0.0
 
-    def failed(self, reason: str, traceback: bool = False) -> None:
+    def failed(self, reason: str) -> None:
         """One failed try (``reason``: the error, or what was unavailable). Logged when it is the first
         of an outage, or when the last line is ``repeat`` seconds old."""
         now = self.clock()
         self.failures += 1
         if self.failures == 1:
             self.since = self.said_at = now
-            self.log.warning("%s failed (%s); retrying", self.name, reason, exc_info=traceback)
+            self.log.warning("%s failed (%s); retrying", self.name, reason)
         elif now - self.said_at >= self.repeat:
             self.said_at = now
             self.log.warning(
@@ -46,7 +46,6 @@ class Outage:
                 now - self.since,
                 self.failures,
                 reason,
-                exc_info=traceback,
             )
 
     def ok(self) -> None:
