@@ -177,7 +177,7 @@ async def test_standings_answer_from_postgres_while_redis_is_cut(
             proxy.restore()
             for player in players:
                 await player.close()
-            loops = ("leaderboard subscription", "sign-out subscription")
+            loops = ("leaderboard events' reader", "sign-out subscription")
             give_up = time.monotonic() + 10  # each subscribes again within its pause (2 s at most)
             while time.monotonic() < give_up and not all(
                 f"{loop} works again" in proc.log_path.read_text() for loop in loops

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
 import uvloop
 from redis.asyncio import Redis
 
@@ -19,6 +20,7 @@ from spidertour.server.fairplay.limits import Limiter
 from spidertour.server.storage.redis_client import connect
 from spidertour.server.watch.boards import Boards
 from spidertour.server.watch.feeds import Watcher
+from spidertour.server.watch.hub import STREAM_KEEP
 from spidertour.server.watch.messages import Row
 from tests.faults.proxy import TcpProxy
 from tests.services import unique_name
@@ -109,42 +111,75 @@ async def _changed(watcher: Watcher, timeout: float = 5.0) -> dict[int, int]:
     return {r["entry_id"]: r["score"] for r in update["changed"]}
 
 
-async def _refreshed(redis_url: str) -> tuple[bool, bool, dict[int, int], dict[int, int]]:
+async def _cut_and_back(redis_url: str, loss: str) -> tuple[bool, dict[int, int], dict[int, int], bool]:
+    """A hub reading through a proxy, cut for a while. Meanwhile another process's hub (straight to
+    Redis) adds entry 1's new row (140), and the board holds rows whose events never came (entries
+    2-30: a page of 100s). ``loss`` "deleted": the stream is deleted too, as a flushed or restarted
+    Redis loses it; "trimmed": so many entries follow that the stream drops entry 1's. Then the
+    proxy is back."""
     prefix = unique_name("st")
     with TcpProxy.for_redis(redis_url) as proxy:
         redis = connect(proxy.url)
         boards = Boards(redis, prefix)
+        elsewhere = Boards(connect(redis_url), prefix)  # another process, which never lost Redis
         boards.start()
+        elsewhere.start()
         try:
             watcher = boards.hub.watch(TID)
             follower = boards.hub.watch(TID, frozenset({30}))  # an entry far below the top page
             others = boards.hub.watch(TID, frozenset({31}))  # an entry not on the board
-            await asyncio.sleep(0.3)  # subscribed
+            await asyncio.sleep(0.3)  # reading
+            proxy.cut()
+            await asyncio.sleep(0.3)  # the reader has failed
             for entry in range(2, 31):
-                await boards.board.record(
+                await elsewhere.board.record(
                     TID, entry, Row(entry_id=entry, player=f"p{entry}", score=100, status="playing")
                 )
-            await boards.board.record(TID, 1, row(140))  # first on the board, but its event never published
-            proxy.reset()
+            await elsewhere.publish(TID, 1, row(140))
+            await asyncio.sleep(0.3)  # added to the stream
+            if loss == "deleted":
+                await elsewhere.redis.delete(boards.hub.stream)
+            elif loss == "trimmed":  # another tournament's events, past what the stream keeps
+                for i in range(STREAM_KEEP + 300):
+                    elsewhere.hub.status_changed(TID + 1 + i, "open")
+                await asyncio.sleep(0.3)
+                assert await elsewhere.redis.xlen(boards.hub.stream) < STREAM_KEEP + 300
+            proxy.restore()
             updated = await _updated_to(watcher, 140)
-            followed, other = await _changed(follower), await _changed(others)
+            followed, other = await _changed(follower, 3), await _changed(others, 3)
             await asyncio.sleep(0.6)  # two ticks more
             feed = boards.hub.feeds[TID]
-            return updated, not (feed.stale or feed.stale_teams), followed, other
+            return updated, followed, other, not (feed.stale or feed.stale_teams)
         finally:
             await boards.stop()
-            await boards.board.drop(TID)
+            await elsewhere.stop()
+            await elsewhere.board.drop(TID)
+            await elsewhere.redis.delete(boards.hub.stream)
+            await elsewhere.redis.aclose()
             await redis.aclose()
 
 
-async def test_after_the_subscription_is_reset_watchers_get_the_standings_as_they_are(redis_url: str) -> None:
-    """Events published while the subscription was down are lost for good: once it is back, each
-    feed sends its watchers the top page and count read afresh (here: a row whose event never came);
-    then the feed is quiet again (no team battle: no team standings left to read at every tick)."""
-    updated, settled, followed, other = await asyncio.to_thread(uvloop.run, _refreshed(redis_url))
+async def test_what_was_added_while_a_reader_was_cut_is_read_when_it_is_back(redis_url: str) -> None:
+    """Nothing is lost: the reader reads on from the last entry it read, so entry 1's row comes as it
+    was added, and no watcher is sent rows read afresh (the follower of entry 30, whose row never
+    changed in an event, gets none)."""
+    updated, followed, other, settled = await asyncio.to_thread(uvloop.run, _cut_and_back(redis_url, "none"))
     assert updated
+    assert followed == {} and other == {}
     assert settled
+
+
+@pytest.mark.parametrize("loss", ["deleted", "trimmed"])
+async def test_when_the_stream_lost_what_a_reader_had_not_read_watchers_get_the_standings_as_they_are(
+    redis_url: str, loss: str
+) -> None:
+    """Entries a reader had not read are gone (the stream deleted or trimmed while it was cut): each
+    feed sends its watchers the top page and count read afresh (entry 1 at 140, whose event was
+    lost), then the feed is quiet again (no team battle: no team standings left to read at every tick)."""
+    updated, followed, other, settled = await asyncio.to_thread(uvloop.run, _cut_and_back(redis_url, loss))
+    assert updated
     # A watcher following an entry gets that entry's row as it is on the board (beyond the top page),
     # whose changes may have been lost; one following an entry not on the board gets no row.
     assert followed == {30: 100}
     assert other == {}
+    assert settled

@@ -1,7 +1,8 @@
-"""A server stopped right after it started stops: the hub's and the sign-outs' pub/sub tasks end
-even when their cancel lands while redis-py subscribes (which it may swallow, going on to listen).
+"""A server stopped right after it started stops: the hub's reader and the sign-outs' pub/sub tasks
+end even when their cancel lands while redis-py connects or subscribes (which it may swallow, going
+on to listen).
 
-Run on uvloop, as the server is, many times at moments spread over the subscription's start."""
+Run on uvloop, as the server is, many times at moments spread over the tasks' start."""
 
 from __future__ import annotations
 
