@@ -149,7 +149,9 @@ class TcpProxy:
         for w in list(self.writers):
             sock = w.get_extra_info("socket")
             if sock is not None:  # linger 0: the close sends RST, not FIN
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                # A connection its peer closed a moment ago has no descriptor left (EBADF): nothing to reset.
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             w.transport.abort()
         self.writers.clear()
 
