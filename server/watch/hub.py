@@ -71,9 +71,9 @@ class StopEvent(msgspec.Struct):
 _stop_decoder = msgspec.json.Decoder(StopEvent)
 
 
-def _id(entry_id: bytes | str) -> tuple[int, int]:
+def _id(entry_id: bytes) -> tuple[int, int]:
     """A stream entry's id ("ms-seq") as numbers, to compare."""
-    ms, _, seq = (entry_id.decode() if isinstance(entry_id, bytes) else entry_id).partition("-")
+    ms, _, seq = entry_id.partition(b"-")
     return int(ms), int(seq or 0)
 
 
@@ -193,8 +193,7 @@ class Hub:
                     last = await self._newest()
                 elif outage.failures and await self._lost_since(last):
                     self._refresh_feeds()
-                if outage.failures:
-                    outage.ok()
+                outage.ok()
                 while True:
                     read = await self.redis.xread({self.stream: last}, count=READ_COUNT, block=READ_BLOCK_MS)
                     for _, entries in cast(list[tuple[bytes, Entries]], read):
